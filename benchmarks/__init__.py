@@ -1,0 +1,1 @@
+"""Benchmark loaders, official scorers, solvers, the runner and the ground-truth generator."""

@@ -1,0 +1,1 @@
+"""Ground-truth suite: benchmark instances rendered from real aerial imagery with cameras we place."""

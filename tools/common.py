@@ -1,0 +1,109 @@
+"""Shared plumbing for tools: image loading with clear errors, JSON-safe conversion, the tool error type."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+MAX_PIXELS_DEFAULT = 60_000_000
+
+
+class ToolError(ValueError):
+    """Bad input to a tool (unreadable file, wrong shape, empty image ...). The message is shown to users."""
+
+
+ImageLike = "str | Path | np.ndarray"
+
+
+def load_image(image: str | Path | np.ndarray | bytes, *, max_pixels: int = MAX_PIXELS_DEFAULT) -> np.ndarray:
+    """Return an RGB ``uint8`` array (H, W, 3) from a path, encoded bytes or an array.
+
+    Grey images are expanded to three channels and alpha is dropped. Raises :class:`ToolError` with the
+    reason for missing files, non-images, empty images and images larger than ``max_pixels``.
+    """
+    if isinstance(image, np.ndarray):
+        arr = image
+    elif isinstance(image, (bytes, bytearray)):
+        arr = _decode(np.frombuffer(image, np.uint8), "<bytes>", max_pixels)
+    else:
+        path = Path(image)
+        if not path.exists():
+            raise ToolError(f"image not found: {path}")
+        if not path.is_file():
+            raise ToolError(f"not a file: {path}")
+        arr = _decode(np.fromfile(str(path), np.uint8), str(path), max_pixels)
+    return _as_rgb(arr)
+
+
+def _decode(buf: np.ndarray, name: str, max_pixels: int) -> np.ndarray:
+    if buf.size == 0:
+        raise ToolError(f"empty file: {name}")
+    # Peek at the header size first so a decompression bomb is refused before it is decoded.
+    header = cv2.imdecode(buf, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    if header is None:
+        raise ToolError(f"not a readable image (corrupt or unsupported format): {name}")
+    if header.shape[0] * header.shape[1] * 64 > max_pixels:
+        raise ToolError(f"image too large: {name} exceeds the limit of {max_pixels} pixels")
+    arr = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    if arr is None:
+        raise ToolError(f"not a readable image (corrupt or unsupported format): {name}")
+    if arr.shape[0] * arr.shape[1] > max_pixels:
+        raise ToolError(f"image too large: {name} is {arr.shape[1]}x{arr.shape[0]}, limit {max_pixels} pixels")
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        return cv2.cvtColor(arr, cv2.COLOR_BGRA2RGBA)
+    if arr.ndim == 3:
+        return cv2.cvtColor(arr, cv2.COLOR_BGR2RGB)
+    return arr
+
+
+def _as_rgb(arr: np.ndarray) -> np.ndarray:
+    if arr.size == 0 or arr.ndim not in (2, 3) or min(arr.shape[:2]) < 1:
+        raise ToolError(f"empty or malformed image array of shape {arr.shape}")
+    if arr.dtype != np.uint8:
+        if arr.dtype == np.uint16:
+            arr = (arr / 257).astype(np.uint8)
+        elif np.issubdtype(arr.dtype, np.floating):
+            arr = np.clip(arr * (255.0 if arr.max() <= 1.0 else 1.0), 0, 255).astype(np.uint8)
+        else:
+            arr = np.clip(arr, 0, 255).astype(np.uint8)
+    if arr.ndim == 2:
+        return np.ascontiguousarray(np.repeat(arr[:, :, None], 3, axis=2))
+    if arr.shape[2] == 1:
+        return np.ascontiguousarray(np.repeat(arr, 3, axis=2))
+    if arr.shape[2] == 4:
+        return np.ascontiguousarray(arr[:, :, :3])
+    if arr.shape[2] != 3:
+        raise ToolError(f"unsupported number of channels: {arr.shape[2]}")
+    return arr
+
+
+def to_gray(rgb: np.ndarray) -> np.ndarray:
+    """RGB uint8 → single-channel uint8."""
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if rgb.ndim == 3 else rgb
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert dataclasses, numpy values, enums and paths to plain JSON types (NaN/inf become ``None``)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj) if f.repr}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return to_jsonable(obj.tolist())
+    if isinstance(obj, np.generic):
+        return to_jsonable(obj.item())
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
