@@ -1,0 +1,44 @@
+"""The ``uav-agent`` command line. Each subcommand group lives in its own module with ``register(app)``."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+from agent import __version__
+
+# Modules that add subcommands (each defines ``register(app: typer.Typer) -> None`` and keeps heavy imports lazy).
+COMMAND_MODULES: tuple[str, ...] = ()
+
+app = typer.Typer(
+    name="uav-agent",
+    help="Spatial reasoning about drone (UAV) images with real vision tools.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"uav-agent {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
+    """uav-spatial-agent: ask spatial questions about drone images, serve the tools over MCP, run benchmarks."""
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
