@@ -9,7 +9,7 @@ import typer
 from agent import __version__
 
 # Modules that add subcommands (each defines ``register(app: typer.Typer) -> None`` and keeps heavy imports lazy).
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("benchmarks.synth.cli", "mcp_server.cli")
 
 app = typer.Typer(
     name="uav-agent",

@@ -143,3 +143,22 @@ def translation_in_a(a: PinholeCamera, b: PinholeCamera) -> np.ndarray:
     forward = d[0] * np.sin(psi) + d[1] * np.cos(psi)
     right = d[0] * np.cos(psi) - d[1] * np.sin(psi)
     return np.array([forward, right, d[2]])
+
+
+def render_exact(texture: GroundTexture, cam: PinholeCamera, *, fill: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Like :func:`render`, with pixel centres where :meth:`PinholeCamera.project` and ``GroundTexture`` put them.
+
+    In this module pixel i spans [i, i + 1) (centre i + 0.5, as in ``ground_mask``); OpenCV's warp samples pixel
+    i at coordinate i. :func:`render` therefore shifts the image by half a texture pixel and half an image pixel;
+    here both shifts are compensated, so projected boxes and rendered objects agree to interpolation accuracy.
+    """
+    half = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+    H = np.linalg.inv(half) @ cam.ground_to_image() @ texture.pixel_to_world() @ half
+    size = (cam.width, cam.height)
+    img = cv2.warpPerspective(texture.image, H, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                              borderValue=(fill, fill, fill))
+    ones = np.full(texture.image.shape[:2], 255, np.uint8)
+    valid = cv2.warpPerspective(ones, H, size, flags=cv2.INTER_NEAREST, borderValue=0) > 0
+    valid &= cam.ground_mask()
+    img[~valid] = fill
+    return img, valid

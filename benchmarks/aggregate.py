@@ -1,0 +1,86 @@
+"""Aggregation of per-sample scores as the papers report them: micro means ×100 per task, answer format, group,
+benchmark and overall, with counts, the judge(s) used, unparseable answers and TDBench's rotation ``hit_all``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from benchmarks.scoring.tdbench import ROTATIONS_DEG, hit_all
+
+REQUIRED_KEYS = ("benchmark", "task", "score")
+
+
+def _as_dict(row: Any, i: int) -> dict[str, Any]:
+    data = asdict(row) if is_dataclass(row) and not isinstance(row, type) else row
+    if not isinstance(data, Mapping):
+        raise TypeError(f"row {i}: expected a ScoreResult or a mapping, got {type(row).__name__}")
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise ValueError(f"row {i} ({data.get('id', '?')}): missing {missing}")
+    score = float(data["score"])
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"row {i} ({data.get('id', '?')}): score {score} outside [0, 1]")
+    return {**data, "score": score}
+
+
+def _table(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, float | int]]:
+    """{value of ``key``: {"score": micro mean ×100, "count": n}}, keys sorted."""
+    groups: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        groups[str(row.get(key) or "unknown")].append(row["score"])
+    return {k: {"score": 100.0 * sum(v) / len(v), "count": len(v)} for k, v in sorted(groups.items())}
+
+
+def rotation_hit_all(rows: list[dict[str, Any]]) -> dict[str, float | int]:
+    """TDBench rotation score: share ×100 of questions right at all four rotations (``hit_all``).
+
+    Only questions seen at all four rotations count; the others are reported as ``incomplete``.
+    """
+    per_question: dict[str, dict[int, float]] = defaultdict(dict)
+    for row in rows:
+        meta = row.get("metadata") or {}
+        if "question_index" in meta and "rotation" in meta:
+            per_question[str(meta["question_index"])][int(meta["rotation"])] = row["score"]
+    complete = {q: r for q, r in per_question.items() if all(d in r for d in ROTATIONS_DEG)}
+    hits = sum(hit_all(r) for r in complete.values())
+    return {
+        "score": 100.0 * hits / len(complete) if complete else 0.0,
+        "questions": len(complete),
+        "incomplete": len(per_question) - len(complete),
+    }
+
+
+def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    judges = sorted({str(r["judge"]) for r in rows if r.get("judge")})
+    out: dict[str, Any] = {
+        "overall": 100.0 * sum(r["score"] for r in rows) / len(rows) if rows else 0.0,
+        "count": len(rows),
+        "per_task": _table(rows, "task"),
+        "per_answer_format": _table(rows, "answer_format"),
+        "per_group": _table(rows, "group"),
+        "unparseable": sum(1 for r in rows if r.get("parsed") is False),
+        "judge": ", ".join(judges) if judges else None,
+    }
+    if any((r.get("metadata") or {}).get("rotation") not in (None, 0) for r in rows):
+        out["rotation_hit_all"] = rotation_hit_all(rows)
+    return out
+
+
+def aggregate(rows: Iterable[Any]) -> dict[str, Any]:
+    """Report dict over ``ScoreResult`` rows (or mappings with benchmark, task, score and optional answer_format,
+    group, parsed, judge, metadata): the overall figures plus ``per_benchmark`` summaries of the same shape.
+
+    Scores are micro means ×100 (every sample weighs the same). ``ValueError`` for a row without the required
+    keys or with a score outside [0, 1].
+    """
+    data = [_as_dict(r, i) for i, r in enumerate(rows)]
+    report = _summary(data)
+    by_bench: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in data:
+        by_bench[str(row["benchmark"])].append(row)
+    report["per_benchmark"] = {b: _summary(v) for b, v in sorted(by_bench.items())}
+    return report

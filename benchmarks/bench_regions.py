@@ -1,0 +1,149 @@
+"""Measure tools.regions.read_regions on region overlays drawn in varied styles on real aerial images.
+
+Ground truth is the geometry we draw: boxes at the real annotated objects (Pascal VOC boxes of
+deepforest_neon and hit_uav_thermal, sides >= 20 px) or at random positions (overlaps allowed), random ids
+0-20, one random style per image or one per region (tools.draw.random_style), JPEG re-encoding at quality
+60-95. Layouts whose labels would cover each other (unreadable for a person too) are redrawn.
+A region counts as recovered exactly when a returned region has its id and IoU >= 0.9 with its box.
+Timing: read_regions on 1920x1080 downscaled dji_survey_dev photos.
+
+Run: ``.venv/bin/python -m benchmarks.bench_regions [--n 320]``; writes docs/figures/regions.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+import cv2  # noqa: E402
+import defusedxml.ElementTree as ET  # noqa: E402
+import numpy as np  # noqa: E402
+
+from tools.common import load_image  # noqa: E402
+from tools.draw import draw_regions, label_box, random_style  # noqa: E402
+from tools.regions import iou, read_regions  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+MIN_REAL_SIDE = 20
+
+
+def voc_boxes(xml: Path) -> list[list[float]]:
+    """Pascal VOC boxes [x1, y1, x2, y2] with both sides >= MIN_REAL_SIDE px."""
+    out = []
+    for obj in ET.parse(xml).getroot().iter("object"):
+        bb = obj.find("bndbox")
+        b = [float(bb.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
+        if b[2] - b[0] >= MIN_REAL_SIDE and b[3] - b[1] >= MIN_REAL_SIDE:
+            out.append(b)
+    return out
+
+
+def load_pool() -> list[tuple[str, np.ndarray, list[list[float]]]]:
+    """(name, RGB image, real boxes or []) for every image used."""
+    pool = []
+    for xml in sorted((DATA / "hit_uav_thermal" / "annotations_voc").glob("*.xml")):
+        pool.append((xml.stem, load_image(DATA / "hit_uav_thermal" / "images" / f"{xml.stem}.jpg"), voc_boxes(xml)))
+    for stem in ("OSBS_029", "SOAP_061", "2019_YELL_2_541000_4977000_image_crop"):
+        pool.append((stem, load_image(DATA / "deepforest_neon" / f"{stem}.png"), voc_boxes(DATA / "deepforest_neon" / f"{stem}.xml")))
+    for p in sorted((DATA / "open3d-vqa" / "images").glob("rgb_*.png")):
+        img = load_image(p)
+        if min(img.shape[:2]) >= 300:
+            pool.append((p.stem, img, []))
+    for p in sorted((DATA / "dji_survey_dev" / "images").glob("*.JPG"))[:3]:
+        pool.append((p.stem, cv2.resize(load_image(p), (1920, 1080), interpolation=cv2.INTER_AREA), []))
+    return pool
+
+
+def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[float]]:
+    out = []
+    for _ in range(n):
+        bw = rng.uniform(0.06, 0.3) * w
+        bh = rng.uniform(0.06, 0.3) * h
+        x1, y1 = rng.uniform(2, w - bw - 2), rng.uniform(2, h - bh - 2)
+        out.append([round(x1), round(y1), round(x1 + bw), round(y1 + bh)])
+    return out
+
+
+def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]]):
+    """(overlaid JPEG-decoded image, [(id, box)], jpeg quality) with labels that do not cover each other."""
+    h, w = img.shape[:2]
+    for _ in range(50):
+        n = int(rng.integers(2, 11))
+        if real and rng.random() < 0.6:
+            idx = rng.choice(len(real), size=min(n, len(real)), replace=False)
+            boxes = [real[i] for i in idx]
+        else:
+            boxes = random_boxes(rng, w, h, n)
+        ids = [int(i) for i in rng.choice(21, size=len(boxes), replace=False)]
+        styles = [random_style(rng)] * len(boxes) if rng.random() < 0.7 else [random_style(rng) for _ in boxes]
+        labels = [label_box(b, s.label_format.format(id=i), s, (w, h)) for i, b, s in zip(ids, boxes, styles)]
+        if all(iou(a, b) == 0 for k, a in enumerate(labels) for b in labels[k + 1:]):
+            break
+    regions = list(zip(ids, boxes))
+    drawn = draw_regions(img, regions, styles)
+    q = int(rng.integers(60, 96))
+    ok, buf = cv2.imencode(".jpg", drawn[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy(), regions, q
+
+
+def score(found, regions) -> tuple[int, int]:
+    """(regions recovered exactly, extra regions returned)."""
+    hits = sum(any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found) for rid, box in regions)
+    gt_ids = {rid for rid, _ in regions}
+    extra = sum(1 for r in found if r.id not in gt_ids or not any(iou(r.bbox, b) >= 0.9 for _, b in regions))
+    return hits, extra
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=320, help="number of overlays")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--show-failures", type=int, default=0, help="save this many failing overlays to /tmp")
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    pool = load_pool()
+    read_regions(np.zeros((64, 64, 3), np.uint8) + 128)  # warm-up (OCR engine start) outside the timings
+    total = hits = extra = 0
+    times_1080: list[float] = []
+    failures = 0
+    for k in range(args.n):
+        name, img, real = pool[k % len(pool)]
+        inst, regions, q = make_instance(rng, img, real)
+        t0 = time.perf_counter()
+        found = read_regions(inst)
+        dt = time.perf_counter() - t0
+        if img.shape[1] == 1920:
+            times_1080.append(dt)
+        h, e = score(found, regions)
+        total, hits, extra = total + len(regions), hits + h, extra + e
+        if (h < len(regions) or e) and failures < args.show_failures:
+            failures += 1
+            path = f"/tmp/regions_fail_{k}.png"
+            cv2.imwrite(path, inst[:, :, ::-1])
+            print(f"FAIL {k} {name} q={q} gt={regions} got={[(r.id, r.bbox, r.label_text) for r in found]} -> {path}")
+    figures = {
+        "overlays": args.n,
+        "regions": total,
+        "recovered_exactly": hits,
+        "recovered_rate": round(hits / max(total, 1), 4),
+        "extra_regions": extra,
+        "time_1080p_mean_s": round(float(np.mean(times_1080)), 4) if times_1080 else None,
+        "time_1080p_p95_s": round(float(np.percentile(times_1080, 95)), 4) if times_1080 else None,
+        "images_1080p": len(times_1080),
+        "criterion": "right id and IoU >= 0.9; JPEG q 60-95; random styles; real VOC boxes (sides >= 20 px) or random",
+        "seed": args.seed,
+    }
+    print(json.dumps(figures, indent=2))
+    out = ROOT / "docs" / "figures" / "regions.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

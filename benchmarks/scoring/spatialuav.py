@@ -1,0 +1,207 @@
+"""SpatialUAV scoring, rule by rule as in the benchmark's ``eval_spatialuav.py`` (spec: benchmarks.md §1).
+
+``TASKS`` is the one registry of the 14 task types: group, scoring rule and answer format. Scoring, the loaders
+(unknown task check) and aggregation all read it. The synthetic suite ("synth") is scored by the same rules.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from benchmarks.scoring.common import extract_floats, extract_ints, token_f1
+
+if TYPE_CHECKING:  # pragma: no cover
+    from benchmarks.judge import Judge
+
+CAMERA_ANGLE_THRESHOLD_DEG = 10.0  # official default --camera-threshold
+CAMERA_DISTANCE_THRESHOLD_M = 10.0  # official default --camera-distance-threshold
+BBOX_SCORE_THRESHOLD = 0.5  # official default --bbox-score-threshold
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One SpatialUAV task type: its reasoning group, scoring rule and answer format (None = depends on GT)."""
+
+    group: str  # semantic | spatial | aerial-aerial | aerial-ground | motion
+    rule: str  # region_set | region_list | first_int | option | pairs | object_matching | camera | judge
+    answer_format: str | None
+
+
+TASKS: dict[str, TaskSpec] = {
+    "Region_Recognition": TaskSpec("semantic", "region_set", "region_labels"),
+    "Anomaly_Detection": TaskSpec("semantic", "region_set", "region_labels"),
+    "Direction_Recognition": TaskSpec("spatial", "first_int", "clock_direction"),
+    "Distance_Comparison": TaskSpec("spatial", "region_list", "region_labels"),
+    "A2A_Collaboration_Recognition": TaskSpec("aerial-aerial", "option", "option_letter"),
+    "A2A_Shared_Association": TaskSpec("aerial-aerial", "pairs", "region_pairs"),
+    "A2A_Object_Matching": TaskSpec("aerial-aerial", "object_matching", None),
+    "A2A_Camera_Transformation": TaskSpec("aerial-aerial", "camera", None),
+    "A2A_Occlusion_Removal": TaskSpec("aerial-aerial", "region_list", "region_labels"),
+    "A2G_Shared_Association": TaskSpec("aerial-ground", "pairs", "region_pairs"),
+    "A2G_Collaboration_Recognition": TaskSpec("aerial-ground", "option", "option_letter"),
+    "A2G_View_Translation": TaskSpec("aerial-ground", "region_list", "region_labels"),
+    "A2G_Path_Planning": TaskSpec("aerial-ground", "first_int", "direction_label"),
+    "Motion_Understanding": TaskSpec("motion", "judge", "free_text"),
+}
+
+
+def task_spec(task: str) -> TaskSpec:
+    """The registry entry of ``task``; ``KeyError`` naming the known tasks otherwise."""
+    try:
+        return TASKS[task]
+    except KeyError:
+        raise KeyError(f"unknown SpatialUAV task {task!r}; known: {', '.join(TASKS)}") from None
+
+
+def answer_format(task: str, gt: str) -> str:
+    """Answer format of one sample; Object Matching and Camera Transformation depend on the GT string."""
+    spec = task_spec(task)
+    if spec.answer_format is not None:
+        return spec.answer_format
+    if spec.rule == "object_matching":
+        return "bbox" if parse_bbox(gt) is not None else "region_labels"
+    n = len(extract_floats(gt))
+    return "angle" if n == 1 else "angle_distance" if n == 2 else "invalid"
+
+
+# --- parsers (official) ---------------------------------------------------------------------------------------
+def parse_option(text: str) -> str | None:
+    """First standalone A–D in the upper-cased text: ``re.search(r"\\b([A-D])\\b", text.upper())``.
+
+    Trap kept on purpose: a leading article ("A car…") is read as option A.
+    """
+    match = re.search(r"\b([A-D])\b", (text or "").upper())
+    return match.group(1) if match else None
+
+
+def parse_pairs(text: str) -> list[tuple[int, int]]:
+    """Region pairs ``(\\d+)\\s*-\\s*(\\d+)`` in order of appearance."""
+    return [(int(a), int(b)) for a, b in re.findall(r"(\d+)\s*-\s*(\d+)", text or "")]
+
+
+def parse_bbox(text: str) -> tuple[int, int, int, int] | None:
+    """First 4 integers as a box with corners sorted (x1 ≤ x2, y1 ≤ y2); None with fewer than 4 integers."""
+    nums = extract_ints(text)
+    if len(nums) < 4:
+        return None
+    x1, y1, x2, y2 = nums[:4]
+    (x1, x2), (y1, y2) = sorted((x1, x2)), sorted((y1, y2))
+    return (x1, y1, x2, y2)
+
+
+# --- rules ----------------------------------------------------------------------------------------------------
+def score_region_set(prediction: str, gt: str) -> float:
+    """"all ints as a set; 0 if more predicted than in GT, else recall" (Region Recognition, Anomaly Detection)."""
+    pred, ref = set(extract_ints(prediction)), set(extract_ints(gt))
+    if len(pred) > len(ref):
+        return 0.0
+    return len(pred & ref) / len(ref) if ref else 0.0
+
+
+def score_region_list(prediction: str, gt: str) -> float:
+    """"the list of all ints must equal GT's list (order matters)"."""
+    return float(extract_ints(prediction) == extract_ints(gt))
+
+
+def score_first_int(prediction: str, gt: str) -> float:
+    """"first int == first int of GT" (clock direction, arrow label); two missing ints count as equal (official)."""
+    pred, ref = extract_ints(prediction), extract_ints(gt)
+    return float((pred[0] if pred else None) == (ref[0] if ref else None))
+
+
+def score_option(prediction: str, gt: str) -> float:
+    """Option letters by ``parse_option`` must be equal."""
+    return float(parse_option(prediction) == parse_option(gt))
+
+
+def score_pairs(prediction: str, gt: str) -> float:
+    """"pairs ``(\\d+)\\s*-\\s*(\\d+)`` as multisets; pair F1" (order inside a pair matters: 1-3 ≠ 3-1)."""
+    pred, ref = Counter(parse_pairs(prediction)), Counter(parse_pairs(gt))
+    matched = sum((pred & ref).values())
+    n_pred, n_ref = sum(pred.values()), sum(ref.values())
+    precision = matched / n_pred if n_pred else 0.0
+    recall = matched / n_ref if n_ref else 0.0
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def bbox_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two ``(x1, y1, x2, y2)`` boxes; 0 when the union is empty."""
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = max(0.0, a[2] - a[0]) * max(0.0, a[3] - a[1]) + max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def bbox_composite(pred: tuple[float, ...], gt: tuple[float, ...]) -> float:
+    """c = 0.5·IoU + 0.25·c_ctr + 0.25·c_size (official ``bbox_geometry_metrics``).
+
+    c_ctr = max(0, 1 − ‖Δcentre‖ / GT diagonal); c_size = mean(min/max of widths, min/max of heights);
+    widths and heights are floored at 1e-6 px as in the official code.
+    """
+    pw, ph = max(pred[2] - pred[0], 1e-6), max(pred[3] - pred[1], 1e-6)
+    gw, gh = max(gt[2] - gt[0], 1e-6), max(gt[3] - gt[1], 1e-6)
+    centre_dist = math.hypot((pred[0] + pred[2] - gt[0] - gt[2]) / 2.0, (pred[1] + pred[3] - gt[1] - gt[3]) / 2.0)
+    c_ctr = max(0.0, 1.0 - centre_dist / max(math.hypot(gw, gh), 1e-6))
+    c_size = (min(pw, gw) / max(pw, gw) + min(ph, gh) / max(ph, gh)) / 2.0
+    return 0.5 * bbox_iou(pred, gt) + 0.25 * c_ctr + 0.25 * c_size
+
+
+def score_object_matching(prediction: str, gt: str) -> float:
+    """"GT with ≥4 ints → first 4 ints as a box (corners sorted); 1 if c ≥ 0.5. Otherwise region-list equality"."""
+    gt_box = parse_bbox(gt)
+    if gt_box is None:
+        return score_region_list(prediction, gt)
+    pred_box = parse_bbox(prediction)
+    if pred_box is None:
+        return 0.0
+    try:
+        return float(bbox_composite(pred_box, gt_box) >= BBOX_SCORE_THRESHOLD)
+    except OverflowError:  # integers beyond float range (hundreds of digits): not a box
+        return 0.0
+
+
+def circular_angle_error(a_deg: float, b_deg: float) -> float:
+    """Smallest angle between two directions in degrees, in [0, 180] (values taken mod 360 first)."""
+    diff = abs(a_deg % 360.0 - b_deg % 360.0) % 360.0
+    return min(diff, 360.0 - diff)
+
+
+def score_camera(prediction: str, gt: str) -> float:
+    """"floats; the count must match GT's (1 → angle only, 2 → angle and distance, else 0); angle error circular
+    on value mod 360; 1 iff angle error ≤ 10° (and distance error ≤ 10 m)"."""
+    pred, ref = extract_floats(prediction), extract_floats(gt)
+    if len(pred) != len(ref) or len(ref) not in (1, 2):
+        return 0.0
+    if not all(math.isfinite(v) for v in pred + ref):
+        return 0.0
+    if circular_angle_error(pred[0], ref[0]) > CAMERA_ANGLE_THRESHOLD_DEG:
+        return 0.0
+    return float(len(ref) == 1 or abs(pred[1] - ref[1]) <= CAMERA_DISTANCE_THRESHOLD_M)
+
+
+_RULES = {
+    "region_set": score_region_set,
+    "region_list": score_region_list,
+    "first_int": score_first_int,
+    "option": score_option,
+    "pairs": score_pairs,
+    "object_matching": score_object_matching,
+    "camera": score_camera,
+}
+
+
+def score_task(task: str, prediction: str, gt: str, judge: "Judge | None" = None) -> float:
+    """Score one prediction (think block already removed) against the GT string, in [0, 1].
+
+    Motion_Understanding uses ``judge.similarity`` (semantic score 0–1); with ``judge=None`` it falls back to
+    token F1, the official script's ``--motion-judge-mode token_f1``.
+    """
+    spec = task_spec(task)
+    if spec.rule == "judge":
+        return token_f1(prediction, gt) if judge is None else judge.similarity(prediction, gt)
+    return _RULES[spec.rule](prediction or "", gt or "")

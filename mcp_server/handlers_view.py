@@ -1,0 +1,235 @@
+"""MCP handlers for single-image tools. Thin adapters: load images, call ``tools/``, shape JSON; no geometry here."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+
+from mcp_server import annotate as draw
+from mcp_server.images import LoadedImage, RequestError, metadata_of
+from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, Pitch, RegionArg, Result, ToolContext,
+                                 ToolOutput, check_box, register)
+from tools.common import to_jsonable
+
+Point = Annotated[list[float], Field(description="a point [x, y] or a box [x1, y1, x2, y2] in pixels")]
+
+
+class ReadRegionsResult(Result):
+    regions: list[dict[str, Any]]
+    image_size: list[int]
+
+
+@register("read_regions", """Find the numbered region boxes drawn on a benchmark image ("Region 3" or a bare "3") and
+    read their ids from the pixels. Use first on any image with drawn regions: returns each region's id and box
+    [x1, y1, x2, y2] in pixels, the label text read and a confidence. expected_ids: ids the question mentions.""",
+          result=ReadRegionsResult)  # fmt: skip
+def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
+                 annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.regions import read_regions as read
+
+    img = ctx.image(image)
+    regions = read(img.rgb, expected_ids=expected_ids)
+    data = {"regions": to_jsonable(regions), "image_size": list(img.size)}
+    pic = draw.boxes(img.rgb, [(f"{r.id}", r.bbox) for r in regions]) if annotate else None
+    return ToolOutput(data, pic)
+
+
+class ClockResult(Result):
+    hour: int
+    angle_deg: float
+
+
+@register("clock_direction", """Clock direction (1-12) of a target seen from an anchor in the image plane: 12 o'clock =
+    image up (or the given heading), 3 = right. Default anchor = image centre (the drone), as in SpatialUAV/BEDI
+    direction questions. target/anchor: point [x, y] or box [x1, y1, x2, y2] in pixels. Give image or image_size
+    so the centre is known. rounding "nearest" (benchmarks) or "floor" (Open3D-VQA).""",
+          images=("image",), result=ClockResult)  # fmt: skip
+def clock_direction(ctx: ToolContext, target: Point, image: ImageArg | None = None,
+                    image_size: Annotated[list[int] | None, Field(description="[width, height] in pixels")] = None,
+                    anchor: Point | None = None, heading_deg: float = 0.0,
+                    rounding: Literal["nearest", "floor"] = "nearest", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.clock import clock_direction as clock
+
+    img = ctx.image(image) if image is not None else None
+    size = tuple(img.size) if img is not None else (tuple(image_size) if image_size else None)
+    if size is not None and len(size) != 2:
+        raise RequestError(f"image_size must be [width, height], got {image_size}")
+    res = clock(target, anchor=anchor, image_size=size, heading_deg=heading_deg, rounding=rounding)
+    data = to_jsonable(res)
+    pic = None
+    if annotate and img is not None:
+        pic = draw.clock_ray(img.rgb, data["anchor"], data.get("target", _centre(target)), data["hour"])
+    return ToolOutput(data, pic)
+
+
+def _centre(p: list[float]) -> list[float]:
+    """Point of a point-or-box argument, for drawing only."""
+    return [(p[0] + p[2]) / 2, (p[1] + p[3]) / 2] if len(p) == 4 else list(p[:2])
+
+
+class RankResult(Result):
+    order: list[int]
+    distances_m: dict[str, float | None]
+    confident: bool
+    reason: str | None
+
+
+def camera_for(img: LoadedImage, altitude_m: float | None, pitch_deg: float | None, focal_px: float | None) -> Any:
+    """Ground-plane camera for an image: known values from the caller, documented defaults for the rest."""
+    from tools.ground import CameraGeometry
+
+    w, h = img.size
+    cam = CameraGeometry.assumed_for(w, h, altitude_m=altitude_m, pitch_deg=pitch_deg)
+    if focal_px is not None:
+        assumed = tuple(a for a in cam.assumed if a != "hfov_deg")
+        cam = dataclasses.replace(cam, focal_px=float(focal_px), assumed=assumed)
+    return cam
+
+
+@register("rank_by_distance", """Order numbered regions by horizontal ground distance from the drone (nearest or
+    farthest first), from camera pitch, altitude and the boxes' ground contact points. Unknown altitude keeps the
+    order valid (distances become relative); unknown pitch is assumed and reported (confident=false).""",
+          result=RankResult)  # fmt: skip
+def rank_by_distance(ctx: ToolContext, image: ImageArg, regions: list[RegionArg], altitude_m: Altitude = None,
+                     pitch_deg: Pitch = None, focal_px: Focal = None,
+                     order: Literal["nearest_first", "farthest_first"] = "nearest_first",
+                     annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.ground import rank_by_distance as rank
+
+    img = ctx.image(image)
+    cam = camera_for(img, altitude_m, pitch_deg, focal_px)
+    res = rank([(r.id, check_box(r.bbox, f"bbox of region {r.id}")) for r in regions], cam, order=order)
+    data = {"order": res.ids, "distances_m": {str(i): d for i, d in zip(res.ids, res.distances_m)},
+            "uncertainty_m": {str(i): u for i, u in zip(res.ids, res.uncertainty_m)},
+            "relative": res.relative, "assumed": list(cam.assumed), "confident": res.confident, "reason": res.reason}
+    boxes = {r.id: r.bbox for r in regions}
+    pic = draw.boxes(img.rgb, [(f"#{k + 1}: {i}", boxes[i]) for k, i in enumerate(res.ids)]) if annotate else None
+    return ToolOutput(data, pic)
+
+
+class DetectResult(Result):
+    detections: list[dict[str, Any]]
+    counts: dict[str, int]
+
+
+@register("detect", """Detect objects with the configured YOLO detector (default: a person detector); boxes in
+    pixels, best score first, with counts per label and each box's cell of a 3x3 grid (top-left ... bottom-right).
+    labels: keep only these classes. tile "auto" cuts large frames into tiles so small objects are found.""",
+          result=DetectResult)  # fmt: skip
+def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
+           conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
+           tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.detect import detect as run_detect
+    from tools.detect import grid_location
+
+    img = ctx.image(image)
+    dets = run_detect(img.rgb, labels=labels, conf=conf, tile=None if tile == "none" else "auto", config=ctx.config)
+    rows = [{"label": d.label, "score": d.score, "bbox": d.bbox, "grid": grid_location(d.bbox, img.size)} for d in dets]
+    counts: dict[str, int] = {}
+    for d in dets:
+        counts[d.label] = counts.get(d.label, 0) + 1
+    pic = draw.boxes(img.rgb, [(f"{d.label} {d.score:.2f}", d.bbox) for d in dets]) if annotate else None
+    return ToolOutput({"detections": rows, "counts": counts}, pic)
+
+
+class SegmentResult(Result):
+    masks: list[dict[str, Any]]
+
+
+@register("segment", """Segment objects with SAM from box prompts [[x1, y1, x2, y2], ...] and/or point prompts
+    [[x, y], ...]; returns each mask's bounding box, area in pixels and score. Needs SAM weights
+    (Config.sam_checkpoint).""", result=SegmentResult)  # fmt: skip
+def segment(ctx: ToolContext, image: ImageArg, boxes: list[Box] | None = None,
+            points: Annotated[list[list[float]] | None, Field(description="points [[x, y], ...] in pixels")] = None,
+            annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.segment import segment as run_segment
+
+    img = ctx.image(image)
+    res = run_segment(img.rgb, boxes=boxes, points=points, config=ctx.config)
+    data = {"masks": [{"bbox": m.bbox, "area_px": m.area_px, "score": m.score} for m in res]}
+    return ToolOutput(data, draw.masks(img.rgb, [m.mask for m in res]) if annotate else None)
+
+
+class MeasureResult(Result):
+    objects: list[dict[str, Any]]
+    separations: list[dict[str, Any]]
+    clock_between: list[dict[str, Any]]
+
+
+@register("measure_objects", """Metric 3-D measurements of objects given by boxes: distance from the camera, width and
+    height (m), pairwise separations (horizontal, vertical, direct) and the clock direction of each object seen from
+    each other (12 = camera forward). Depth from the configured depth model, else from the flat-ground model using
+    altitude_m, pitch_deg and focal_px (then heights of upright objects are not measurable).""",
+          result=MeasureResult)  # fmt: skip
+def measure_objects(ctx: ToolContext, image: ImageArg, boxes: list[Box], altitude_m: Altitude = None,
+                    pitch_deg: Pitch = None, focal_px: Focal = None, annotate: AnnotateArg = False) -> ToolOutput:
+    from tools.depth import depth_from_ground_plane, estimate_depth
+    from tools.pointcloud import clock_between, measure_object, separation
+
+    if not boxes:
+        raise RequestError("measure_objects needs at least one box")
+    img = ctx.image(image)
+    cam = camera_for(img, altitude_m, pitch_deg, focal_px)
+    if ctx.config.depth_model:
+        depth, source = estimate_depth(img.rgb, ctx.config), f"depth model {Path(ctx.config.depth_model).name}"
+    else:
+        depth, source = depth_from_ground_plane(cam, *img.size), "flat ground plane"
+    objs = [measure_object(depth, cam.K, check_box(b), up=tuple(cam.up_in_camera)) for b in boxes]
+    seps, clocks = [], []
+    for i, a in enumerate(objs):
+        for j, b in enumerate(objs):
+            if i < j:
+                h, v, d = separation(a, b)
+                seps.append({"a": i, "b": j, "horizontal_m": h, "vertical_m": v, "direct_m": d})
+            if i != j:
+                clocks.append({"from": i, "to": j, "hour": clock_between(a, b)})
+    data = {"objects": [{"distance_m": o.distance_m, "width_m": o.width_m, "height_m": o.height_m} for o in objs],
+            "separations": seps, "clock_between": clocks, "depth_source": source, "assumed": list(cam.assumed)}
+    pic = draw.boxes(img.rgb, [(f"{i}: {o.distance_m:.1f} m", b) for i, (o, b) in enumerate(zip(objs, boxes))])
+    return ToolOutput(data, pic if annotate else None)
+
+
+class QualityResult(Result):
+    score: float
+    labels: list[str]
+    indicators: dict[str, Any]
+
+
+@register("image_quality", """Image quality assessment for degraded drone imagery: an overall score in [0, 1], labels
+    of detected problems (noise, blur, low light, overexposure, fog, occlusion ...) and the raw indicators. Use
+    for perception-assessment questions (which view is usable, why).""", result=QualityResult)  # fmt: skip
+def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
+    from tools.quality import assess_quality
+
+    img = ctx.image(image)
+    data = to_jsonable(assess_quality(img.rgb))
+    pic = None
+    if annotate:  # the verdict written on the image
+        pic = img.rgb.copy()
+        draw.label(pic, f"quality {data['score']:.2f}: {', '.join(data['labels']) or 'no problem found'}", (4, 4),
+                   draw.PALETTE[3])  # fmt: skip
+    return ToolOutput(data, pic)
+
+
+class CameraResult(Result):
+    metadata: dict[str, Any]
+    intrinsics: dict[str, Any]
+
+
+@register("camera_metadata", """Camera metadata from EXIF and DJI XMP: GPS position, relative/absolute altitude (m),
+    gimbal and flight yaw/pitch/roll (deg; pitch -90 = nadir), focal length, plus the pinhole intrinsics (fx, fy,
+    cx, cy in pixels, horizontal field of view) and the camera heading (deg clockwise from north).""",
+          result=CameraResult, can_annotate=False)  # fmt: skip
+def camera_metadata(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
+    from tools.camera import camera_heading_deg, intrinsics_for
+
+    img = ctx.image(image)
+    meta = metadata_of(img)
+    intr = intrinsics_for(*img.size, meta)
+    data = {"metadata": to_jsonable(meta), "intrinsics": {**to_jsonable(intr), "hfov_deg": intr.hfov_deg},
+            "heading_deg": camera_heading_deg(meta)}
+    return ToolOutput(data, None)

@@ -1,0 +1,152 @@
+"""The LangGraph planner: understand → plan → act → compose → verify, looping back to plan (next strategy) when
+verification fails, at most :data:`MAX_ATTEMPTS` times. The state is small and JSON-safe so that a checkpointer
+(``InMemorySaver`` by default) can store every step for inspection and resumption; the MCP session, images and
+LLM travel in the run's context (``GraphContext``), never in the state.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypedDict
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from planners.compose import abstention, compose, verify
+from planners.plans import PLANS, undecided
+from planners.router import Understanding, route
+from planners.toolbox import ToolCallError, ToolContext
+
+MAX_ATTEMPTS = 3
+
+
+class PlannerState(TypedDict, total=False):
+    question: str
+    n_images: int
+    task_hint: str | None
+    understanding: dict
+    plan: dict  # {name, outline, strategy, attempt}
+    attempt: int
+    evidence: dict
+    answer: dict
+    issues: list[str]
+    history: Annotated[list[dict], operator.add]  # one record per attempt (plan, evidence, issues)
+    timings: Annotated[list[dict], operator.add]  # node name, seconds
+
+
+@dataclass
+class GraphContext:
+    """Run-time objects for one question (not checkpointed)."""
+
+    tools: ToolContext
+    use_embeddings: bool = True
+    minilm_dir: str | None = None
+    understanding: Understanding | None = None  # set by understand
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _timed(name: str, t0: float) -> list[dict]:
+    return [{"node": name, "seconds": time.perf_counter() - t0}]
+
+
+async def understand(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
+    t0 = time.perf_counter()
+    ctx = runtime.context
+    u = route(state["question"], state["n_images"], task_hint=state.get("task_hint"),
+              use_embeddings=ctx.use_embeddings, minilm_dir=ctx.minilm_dir)
+    if u.task is None and ctx.tools.llm is not None:  # unplaced: the LLM chooses among the MCP tools
+        u.plan, u.answer_format, u.method = "llm_tools", "FREE_TEXT", "llm"
+    ctx.understanding = u
+    return {"understanding": u.to_dict(), "attempt": 0, "timings": _timed("understand", t0)}
+
+
+async def plan(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
+    t0 = time.perf_counter()
+    u = runtime.context.understanding or Understanding.from_dict(state["understanding"])
+    attempt = state.get("attempt", 0)
+    if u.plan == "llm_tools":
+        outline = ["llm chooses MCP tools"]
+    elif u.plan in PLANS:
+        outline = list(PLANS[u.plan].outline)
+    else:
+        outline = []
+    return {"plan": {"name": u.plan, "outline": outline, "attempt": attempt}, "timings": _timed("plan", t0)}
+
+
+async def act(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
+    t0 = time.perf_counter()
+    ctx = runtime.context
+    u = ctx.understanding or Understanding.from_dict(state["understanding"])
+    attempt = state.get("attempt", 0)
+    n_before = len(ctx.tools.trace)
+    try:
+        if u.plan is None:
+            evidence = undecided("the question could not be placed on a known task type and no LLM is configured")
+        elif u.plan == "llm_tools":
+            from planners import llm
+
+            evidence = await llm.answer_with_tools(ctx.tools, state["question"])
+        else:
+            evidence = await PLANS[u.plan].strategies[attempt](ctx.tools, u)
+    except ToolCallError as exc:
+        evidence = undecided(f"tool error: {exc}")
+    calls = ctx.tools.trace[n_before:]
+    tool_s = sum(c["seconds"] for c in calls)
+    return {"evidence": evidence, "timings": [{"node": "act", "seconds": time.perf_counter() - t0,
+                                                "tool_seconds": tool_s}]}
+
+
+async def compose_node(state: PlannerState) -> dict:
+    t0 = time.perf_counter()
+    fmt = state["understanding"].get("answer_format")
+    return {"answer": compose(fmt, state.get("evidence")), "timings": _timed("compose", t0)}
+
+
+def strategies_left(state: PlannerState) -> bool:
+    name = state.get("plan", {}).get("name")
+    n = len(PLANS[name].strategies) if name in PLANS else 1
+    return state.get("attempt", 0) + 1 < min(n, MAX_ATTEMPTS)
+
+
+async def verify_node(state: PlannerState) -> dict:
+    t0 = time.perf_counter()
+    answer = state["answer"]
+    issues = verify(answer)
+    evidence = state.get("evidence") or {}
+    failed = bool(issues) or answer.get("abstained", False)
+    record = {"plan": state.get("plan"), "evidence": evidence, "issues": issues}
+    out: dict = {"issues": issues, "history": [record]}
+    if failed and strategies_left(state):
+        out["attempt"] = state.get("attempt", 0) + 1
+    elif issues:  # nothing left to try: an explicit abstention naming what failed
+        out["answer"] = abstention("answer not verified: " + "; ".join(issues), answer.get("format"))
+    out["timings"] = _timed("verify", t0)
+    return out
+
+
+def after_verify(state: PlannerState) -> str:
+    answer = state["answer"]
+    failed = bool(state.get("issues")) or answer.get("abstained", False)
+    last = state.get("history", [{}])[-1].get("plan", {}) or {}
+    retry = failed and state.get("attempt", 0) > last.get("attempt", 0)
+    return "plan" if retry else END
+
+
+def build_graph(checkpointer: Any | None = None):
+    """The compiled planner graph (``checkpointer``: any LangGraph checkpointer; default in-memory)."""
+    g = StateGraph(PlannerState, context_schema=GraphContext)
+    g.add_node("understand", understand)
+    g.add_node("plan", plan)
+    g.add_node("act", act)
+    g.add_node("compose", compose_node)
+    g.add_node("verify", verify_node)
+    g.add_edge(START, "understand")
+    g.add_edge("understand", "plan")
+    g.add_edge("plan", "act")
+    g.add_edge("act", "compose")
+    g.add_edge("compose", "verify")
+    g.add_conditional_edges("verify", after_verify, ["plan", END])
+    return g.compile(checkpointer=checkpointer if checkpointer is not None else InMemorySaver())

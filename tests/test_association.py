@@ -1,0 +1,126 @@
+"""Region association and view overlap, with ground truth from known homographies and rendered cameras."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
+from tools.association import (associate_regions, rank_candidate_views, transfer_box, view_overlap,
+                               visible_in)
+from tools.common import ToolError, load_image
+from tools.matching import match_views
+
+YELL = "deepforest_neon/2019_YELL_2_541000_4977000_image_crop"
+
+
+def test_transfer_box_by_scale_and_shift() -> None:
+    H = np.array([[2.0, 0, 10], [0, 2.0, -5], [0, 0, 1]])
+    assert transfer_box([10, 20, 30, 40], H) == pytest.approx([30, 35, 70, 75])
+    # clipped to image b
+    assert transfer_box([10, 20, 30, 40], H, (50, 60)) == pytest.approx([30, 35, 50, 60])
+    assert transfer_box([10, 20, 30, 40], H, (20, 20)) is None  # lands outside b
+
+
+def test_transfer_box_under_rotation_is_the_hull() -> None:
+    # 90° clockwise on screen about the origin: (x, y) → (−y, x), then shifted by +100 in x
+    H = np.array([[0, -1.0, 100], [1.0, 0, 0], [0, 0, 1]])
+    assert transfer_box([10, 20, 30, 60], H) == pytest.approx([40, 10, 80, 30])
+
+
+def test_visible_fraction() -> None:
+    H = np.eye(3)
+    assert visible_in([80, 0, 120, 10], H, (100, 100)) == pytest.approx(0.5)
+    assert visible_in([10, 10, 20, 20], H, (100, 100)) == pytest.approx(1.0)
+    assert visible_in([200, 200, 220, 220], H, (100, 100)) == 0.0
+
+
+def test_bad_boxes_and_homographies() -> None:
+    with pytest.raises(ToolError, match="x2 > x1"):
+        transfer_box([30, 20, 10, 40], np.eye(3))
+    with pytest.raises(ToolError, match="no homography"):
+        associate_regions([(0, [0, 0, 5, 5])], [(1, [0, 0, 5, 5])], None, (10, 10))
+    with pytest.raises(ToolError, match="3x3"):
+        transfer_box([0, 0, 5, 5], np.eye(2))
+
+
+def _tree_boxes(xml: Path) -> np.ndarray:
+    boxes = []
+    for obj in ET.parse(xml).getroot().iter("object"):
+        bb = obj.find("bndbox")
+        boxes.append([float(bb.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")])
+    return np.array(boxes)
+
+
+def _boxes_in_view(tex: GroundTexture, cam: PinholeCamera, boxes_tex: np.ndarray) -> dict[int, list[float]]:
+    """Annotated tree boxes (texture px) as axis-aligned boxes in the camera image, only those fully inside."""
+    H = cam.ground_to_image() @ tex.pixel_to_world()
+    out = {}
+    for i, (x1, y1, x2, y2) in enumerate(boxes_tex):
+        c = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ H.T
+        p = c[:, :2] / c[:, 2:]
+        lo, hi = p.min(0), p.max(0)
+        if lo.min() >= 0 and hi[0] <= cam.width and hi[1] <= cam.height:
+            out[i] = [*lo, *hi]
+    return out
+
+
+@pytest.fixture(scope="module")
+def scene(shared_data: Path) -> tuple[GroundTexture, PinholeCamera, PinholeCamera]:
+    tex = GroundTexture(load_image(shared_data / f"{YELL}.png"), 0.1)
+    cx, cy = tex.centre
+    a = PinholeCamera(cx - 8, cy + 3, 60.0, yaw_deg=0, focal_px=500, width=480, height=360)
+    b = a.with_(x=cx + 6, y=cy - 2, yaw_deg=40, altitude=70.0)
+    return tex, a, b
+
+
+def test_associate_real_tree_boxes_between_rendered_views(scene, shared_data: Path) -> None:
+    tex, ca, cb = scene
+    boxes = _tree_boxes(shared_data / f"{YELL}.xml")
+    in_a, in_b = _boxes_in_view(tex, ca, boxes), _boxes_in_view(tex, cb, boxes)
+    shared = set(in_a) & set(in_b)
+    assert len(shared) >= 10  # the scene really has shared trees
+    # ids in b are relabelled so that the association cannot lean on equal ids
+    relabel = {k: 1000 + j for j, k in enumerate(sorted(in_b, reverse=True))}
+    regions_a = list(in_a.items())
+    regions_b = [(relabel[k], v) for k, v in in_b.items()]
+    r = match_views(render(tex, ca)[0], render(tex, cb)[0], method="sift")
+    assert r.confident
+    pairs = associate_regions(regions_a, regions_b, r.H, (cb.width, cb.height))
+    truth = {(k, relabel[k]) for k in shared}
+    found = {(a, b) for a, b, _ in pairs}
+    precision = len(found & truth) / max(len(found), 1)
+    recall = len(found & truth) / len(truth)
+    assert precision >= 0.9 and recall >= 0.9, (precision, recall)
+
+
+def _footprint_overlap(tex: GroundTexture, a: PinholeCamera, b: PinholeCamera) -> float:
+    """Ground truth: share of a's frame that b also sees, by Monte Carlo over a's pixels (from the cameras)."""
+    rng = np.random.default_rng(0)
+    px = rng.uniform([0, 0], [a.width, a.height], size=(20000, 2))
+    ground = a.image_to_ground(px)
+    pb, depth = b.project(np.column_stack([ground, np.zeros(len(ground))]))
+    inside = (depth > 0) & (pb[:, 0] >= 0) & (pb[:, 0] < b.width) & (pb[:, 1] >= 0) & (pb[:, 1] < b.height)
+    return float(inside.mean())
+
+
+def test_view_overlap_matches_camera_geometry(scene) -> None:
+    tex, ca, cb = scene
+    score = view_overlap(render(tex, ca)[0], render(tex, cb)[0], method="sift")
+    assert score.confident
+    # overlap of a's image inside b; H maps a's frame into b, so the truth is the share of a seen by b
+    assert score.overlap_fraction == pytest.approx(_footprint_overlap(tex, ca, cb), abs=0.05)
+
+
+def test_rank_candidate_views_picks_the_overlapping_one(scene, shared_data: Path) -> None:
+    tex, ca, cb = scene
+    other = GroundTexture(load_image(shared_data / "dji_survey_dev/images/DJI_0034.JPG"), 0.017)
+    ox, oy = other.centre
+    far = PinholeCamera(ox, oy, 12.0, focal_px=500, width=480, height=360)
+    candidates = [render(other, far)[0], render(tex, cb)[0], load_image(shared_data / "deepforest_neon/OSBS_029.png")]
+    ranking = rank_candidate_views(render(tex, ca)[0], candidates, method="sift")
+    assert ranking[0].candidate_index == 1 and ranking[0].confident
+    assert not any(s.confident for s in ranking[1:])

@@ -1,0 +1,144 @@
+"""Detection: bundled person detector on real hit_uav_thermal frames, tiling/merging on the real Person boxes,
+label maps, counting, 3x3 grid, and errors.
+
+The bundled detector was trained on ground-level RGB people and finds almost none of the small thermal Person
+boxes (recall is measured and reported by benchmarks/bench_perception.py); these tests check the contract.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent.config import Config, MissingWeightsError
+from tools.common import ToolError
+from tools.detect import (
+    Detection,
+    count,
+    detect,
+    grid_location,
+    label_map,
+    merge_detections,
+    model_labels,
+    tile_origins,
+)
+
+FRAME = "1_60_30_0_00011"  # 31 Person boxes, 60 m, 30 deg oblique
+
+
+def person_boxes(data: Path, name: str) -> np.ndarray:
+    root = ET.parse(data / "hit_uav_thermal" / "annotations_voc" / f"{name}.xml").getroot()
+    boxes = [[float(o.find("bndbox").find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
+             for o in root.iter("object") if o.find("name").text == "Person"]
+    return np.array(boxes)
+
+
+def test_fall_detector_classes_mean_person_and_other_models_keep_names() -> None:
+    assert label_map({0: "Normal", 1: "Fall"}) == {0: "person", 1: "person"}
+    assert label_map({0: "person", 1: "bicycle", 2: "car"}) == {0: "person", 1: "bicycle", 2: "car"}
+    assert label_map({0: "Pedestrian", 1: "Fall"}) == {0: "pedestrian", 1: "fall"}
+
+
+def test_bundled_detector_on_real_thermal_frame(shared_data: Path) -> None:
+    image = shared_data / "hit_uav_thermal" / "images" / f"{FRAME}.jpg"
+    dets = detect(image, conf=0.05, tile=None)
+    assert model_labels() == ["person"]
+    assert all(isinstance(d, Detection) and d.label == "person" for d in dets)
+    scores = [d.score for d in dets]
+    assert scores == sorted(scores, reverse=True) and all(0.05 <= s <= 1 for s in scores)
+    for d in dets:
+        x1, y1, x2, y2 = d.bbox
+        assert -1 <= x1 < x2 <= 641 and -1 <= y1 < y2 <= 513
+    assert count(dets, "Person") == len(dets)
+    with pytest.raises(ToolError, match=r"not known to this detector; it reports \['person'\]"):
+        detect(image, labels=["car"])
+
+
+def test_tiles_hold_every_real_person_whole(shared_data: Path) -> None:
+    """On a 3x upscaled real frame (1920x1536) each annotated person lies wholly inside some 640 px tile."""
+    boxes = person_boxes(shared_data, FRAME) * 3
+    origins = tile_origins(1920, 1536, 640)
+    covered = np.zeros((1536, 1920), bool)
+    for x, y in origins:
+        covered[y : y + 640, x : x + 640] = True
+        assert x + 640 <= 1920 and y + 640 <= 1536
+    assert covered.all()
+    for b in boxes:
+        assert any(x <= b[0] and y <= b[1] and b[2] <= x + 640 and b[3] <= y + 640 for x, y in origins), b
+
+
+def test_merge_keeps_whole_real_boxes_and_drops_tile_fragments(shared_data: Path) -> None:
+    boxes = person_boxes(shared_data, FRAME)
+    whole = [(b, 0.9) for b in boxes]
+    # a tile border through the middle of each person leaves two fragments with lower scores
+    frags = []
+    for b in boxes:
+        mid = (b[0] + b[2]) / 2
+        frags += [(np.array([b[0], b[1], mid, b[3]]), 0.5), (np.array([mid, b[1], b[2], b[3]]), 0.4)]
+    allb = np.array([b for b, _ in whole + frags])
+    scores = np.array([s for _, s in whole + frags])
+    keep = merge_detections(allb, scores, ["person"] * len(allb))
+    assert sorted(keep) == list(range(len(boxes)))
+    # a different class at the same place is kept
+    keep2 = merge_detections(allb[:2], scores[:2], ["person", "car"])
+    assert sorted(keep2) == [0, 1]
+
+
+def test_custom_model_keeps_its_own_names(tmp_path: Path) -> None:
+    """A (randomly initialised) VisDrone-style checkpoint loads by configuration and reports its own labels."""
+    from ultralytics import YOLO
+    from ultralytics.nn.tasks import DetectionModel
+
+    names = ["pedestrian", "people", "bicycle", "car", "van", "truck", "tricycle", "awning-tricycle", "bus", "motor"]
+    model = YOLO("yolov8n.yaml")
+    model.model = DetectionModel("yolov8n.yaml", nc=len(names), verbose=False)
+    model.model.names = dict(enumerate(names))
+    path = tmp_path / "visdrone_random.pt"
+    model.save(str(path))
+    cfg = Config(yolo_weights=str(path))
+    assert model_labels(cfg) == sorted(names)
+    dets = detect(np.zeros((96, 128, 3), np.uint8), labels=["car", "van"], conf=0.01, config=cfg)
+    assert all(d.label in {"car", "van"} for d in dets)
+
+
+def test_missing_weights_name_the_setting() -> None:
+    with pytest.raises(MissingWeightsError, match="yolo_weights"):
+        detect(np.zeros((32, 32, 3), np.uint8), config=Config(yolo_weights="/nonexistent/best.pt"))
+
+
+@pytest.mark.parametrize("kwargs,match", [({"conf": 1.5}, "conf"), ({"tile": 10}, "tile"), ({"tile": "big"}, "tile")])
+def test_bad_arguments(kwargs: dict, match: str) -> None:
+    with pytest.raises(ToolError, match=match):
+        detect(np.zeros((32, 32, 3), np.uint8), **kwargs)
+
+
+def test_bad_image() -> None:
+    with pytest.raises(ToolError, match="not found"):
+        detect("/nonexistent/frame.jpg")
+
+
+def test_count_is_case_insensitive() -> None:
+    dets = [Detection("person", 0.9, [0, 0, 1, 1]), Detection("car", 0.8, [0, 0, 1, 1]),
+            Detection("Person", 0.7, [0, 0, 1, 1])]
+    assert count(dets, "person") == 2 and count(dets, "CAR") == 1 and count(dets, "bus") == 0
+
+
+@pytest.mark.parametrize("bbox,cell", [([0, 0, 10, 10], "top-left"), ([300, 0, 340, 20], "top"),
+                                       ([600, 5, 640, 40], "top-right"), ([0, 230, 20, 250], "left"),
+                                       ([310, 230, 330, 250], "center"), ([620, 230, 640, 250], "right"),
+                                       ([0, 470, 10, 480], "bottom-left"), ([300, 460, 340, 480], "bottom"),
+                                       ([630, 470, 640, 480], "bottom-right")])
+def test_grid_location_on_a_640x480_frame(bbox: list[float], cell: str) -> None:
+    assert grid_location(bbox, (640, 480)) == cell
+
+
+def test_grid_location_uses_width_then_height() -> None:
+    # centre (500, 100) in a 600 wide, 1200 tall frame: right third horizontally, top third vertically
+    assert grid_location([490, 90, 510, 110], (600, 1200)) == "top-right"
+    with pytest.raises(ToolError, match="positive"):
+        grid_location([0, 0, 1, 1], (0, 10))
+    with pytest.raises(ToolError, match="out of order"):
+        grid_location([5, 0, 1, 1], (10, 10))

@@ -1,0 +1,174 @@
+"""Region association across two views through a homography, and view-overlap ranking.
+
+Boxes are ``[x1, y1, x2, y2]`` pixels (origin top-left). ``H`` maps image a pixels to image b pixels, as in
+:class:`tools.matching.MatchResult`. One-to-one association is an assignment problem solved with
+``scipy.optimize.linear_sum_assignment`` on the IoU of a's boxes transferred into b.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from agent.config import Config
+from tools.common import ToolError
+from tools.matching import Image, MatchResult, corners, homography_problem, match_views, warp_points
+
+DEFAULT_MIN_IOU = 0.3  # a transferred box overlapping a candidate by less than this is "a different object"
+EDGE_SAMPLES = 8  # points per box edge warped to hull a box (a homography bends straight edges' extents)
+
+Box = Sequence[float]
+
+
+@dataclass
+class OverlapScore:
+    """How much of view a's footprint falls inside view b (via the fitted homography)."""
+
+    candidate_index: int  # position of b among the candidates (0 for a single pair)
+    overlap_fraction: float  # area of H(a's frame) ∩ b's frame / area of H(a's frame), 0..1
+    match_confidence: float  # MatchResult.confidence
+    score: float  # overlap_fraction × match_confidence, used for ranking
+    confident: bool
+    reason: str | None
+    n_inliers: int
+
+
+def _check_box(bbox: Box) -> np.ndarray:
+    b = np.asarray(bbox, float).ravel()
+    if b.shape != (4,) or not np.all(np.isfinite(b)) or b[2] <= b[0] or b[3] <= b[1]:
+        raise ToolError(f"a box must be [x1, y1, x2, y2] with x2 > x1 and y2 > y1, got {list(np.ravel(bbox))}")
+    return b
+
+
+def _check_H(H: np.ndarray | None) -> np.ndarray:
+    if H is None:
+        raise ToolError("no homography: the views could not be related (see the match result's reason)")
+    H = np.asarray(H, float)
+    if H.shape != (3, 3) or not np.all(np.isfinite(H)):
+        raise ToolError(f"H must be a finite 3x3 matrix, got shape {H.shape}")
+    return H
+
+
+def _check_size(size: Sequence[int]) -> tuple[int, int]:
+    if len(size) != 2 or min(size) <= 0:
+        raise ToolError(f"image size must be (width, height) > 0, got {size}")
+    return int(size[0]), int(size[1])
+
+
+def _box_outline(b: np.ndarray) -> np.ndarray:
+    t = np.linspace(0.0, 1.0, EDGE_SAMPLES, endpoint=False)
+    x1, y1, x2, y2 = b
+    top = np.column_stack([x1 + t * (x2 - x1), np.full_like(t, y1)])
+    right = np.column_stack([np.full_like(t, x2), y1 + t * (y2 - y1)])
+    bottom = np.column_stack([x2 - t * (x2 - x1), np.full_like(t, y2)])
+    left = np.column_stack([np.full_like(t, x1), y2 - t * (y2 - y1)])
+    return np.vstack([top, right, bottom, left])
+
+
+def _warped_box(bbox: Box, H: np.ndarray) -> np.ndarray | None:
+    """Outline of the box in image b, or None when part of it maps behind the camera (w ≤ 0)."""
+    pts = _box_outline(_check_box(bbox))
+    w = np.column_stack([pts, np.ones(len(pts))]) @ H[2]
+    if not np.all(w > 0):
+        return None
+    return warp_points(H, pts)
+
+
+def transfer_box(bbox: Box, H: np.ndarray, image_b_size: Sequence[int] | None = None) -> list[float] | None:
+    """Axis-aligned hull of the box warped by ``H`` (a → b), clipped to image b when its size is given.
+
+    Returns None when the box maps (partly) beyond the horizon of b or lands entirely outside image b.
+    """
+    out = _warped_box(bbox, _check_H(H))
+    if out is None:
+        return None
+    x1, y1 = out.min(axis=0)
+    x2, y2 = out.max(axis=0)
+    if image_b_size is not None:
+        w, h = _check_size(image_b_size)
+        x1, x2 = np.clip([x1, x2], 0, w)
+        y1, y2 = np.clip([y1, y2], 0, h)
+        if x2 <= x1 or y2 <= y1:
+            return None
+    return [float(x1), float(y1), float(x2), float(y2)]
+
+
+def visible_in(bbox: Box, H: np.ndarray, image_b_size: Sequence[int]) -> float:
+    """Fraction (0..1) of the box's warped area that lands inside image b (0 when it maps behind the camera)."""
+    out = _warped_box(bbox, _check_H(H))
+    if out is None:
+        return 0.0
+    poly = cv2.convexHull(out.astype(np.float32))
+    full = float(cv2.contourArea(poly))
+    if full <= 0:
+        return 0.0
+    inside, _ = cv2.intersectConvexConvex(poly, corners(_check_size(image_b_size)).astype(np.float32))
+    return float(np.clip(inside / full, 0.0, 1.0))
+
+
+def box_iou(a: Box, b: Box) -> float:
+    """Intersection over union of two ``[x1, y1, x2, y2]`` boxes."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def associate_regions(regions_a: Sequence[tuple[Hashable, Box]], regions_b: Sequence[tuple[Hashable, Box]],
+                      H: np.ndarray, image_b_size: Sequence[int], min_iou: float = DEFAULT_MIN_IOU,
+                      ) -> list[tuple[Hashable, Hashable, float]]:
+    """One-to-one pairs ``(id_a, id_b, iou)`` maximising total IoU of a's boxes transferred into b.
+
+    Pairs below ``min_iou`` are dropped (objects not seen in both views stay unpaired). Sorted by id_a order.
+    """
+    if not 0.0 < min_iou <= 1.0:
+        raise ToolError(f"min_iou must be in (0, 1], got {min_iou}")
+    H = _check_H(H)
+    for rid, box in list(regions_a) + list(regions_b):
+        _check_box(box)
+    if not regions_a or not regions_b:
+        return []
+    moved = [transfer_box(box, H, image_b_size) for _, box in regions_a]
+    iou = np.array([[box_iou(m, bb) if m is not None else 0.0 for _, bb in regions_b] for m in moved])
+    rows, cols = linear_sum_assignment(-iou)
+    pairs = [(regions_a[r][0], regions_b[c][0], float(iou[r, c])) for r, c in zip(rows, cols) if iou[r, c] >= min_iou]
+    return pairs
+
+
+def overlap_fraction(H: np.ndarray | None, size_a: tuple[int, int], size_b: tuple[int, int]) -> float:
+    """Area of a's frame mapped into b that lies inside b, over the mapped area; 0 for an insane ``H``."""
+    if H is None or homography_problem(H, size_a) is not None:
+        return 0.0
+    quad = warp_points(H, corners(size_a)).astype(np.float32)
+    full = float(cv2.contourArea(quad))
+    inside, _ = cv2.intersectConvexConvex(quad, corners(size_b).astype(np.float32))
+    return float(np.clip(inside / full, 0.0, 1.0)) if full > 0 else 0.0
+
+
+def overlap_from_match(result: MatchResult, candidate_index: int = 0) -> OverlapScore:
+    """:class:`OverlapScore` of an existing match result."""
+    frac = overlap_fraction(result.H, result.image_a_size, result.image_b_size) if result.confident else 0.0
+    return OverlapScore(candidate_index, frac, result.confidence, frac * result.confidence, result.confident,
+                        result.reason, result.n_inliers)
+
+
+def view_overlap(image_a: Image, image_b: Image, *, method: str = "auto", max_side: int = 1024,
+                 config: Config | None = None, candidate_index: int = 0) -> OverlapScore:
+    """Match a to b and report the fraction of a's footprint inside b (0 when the match is not confident)."""
+    return overlap_from_match(match_views(image_a, image_b, method=method, max_side=max_side, config=config),
+                              candidate_index)
+
+
+def rank_candidate_views(query: Image, candidates: Sequence[Image], *, method: str = "auto", max_side: int = 1024,
+                         config: Config | None = None) -> list[OverlapScore]:
+    """Overlap of the query with each candidate, best first (confident before not confident, then by score)."""
+    if not candidates:
+        raise ToolError("rank_candidate_views needs at least one candidate image")
+    scores = [view_overlap(query, c, method=method, max_side=max_side, config=config, candidate_index=i)
+              for i, c in enumerate(candidates)]
+    return sorted(scores, key=lambda s: (s.confident, s.score, s.match_confidence), reverse=True)

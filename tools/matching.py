@@ -1,0 +1,383 @@
+"""Cross-view feature matching with robust model fitting and an overlap-aware confidence.
+
+Backends: classical SIFT (ratio test) and ORB through OpenCV; learned ALIKED/DISK + LightGlue through kornia
+(:mod:`tools.matchers_learned`). ``method="auto"`` runs SIFT and falls back to ALIKED+LightGlue when SIFT is not
+confident. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
+
+Conventions: pixel coordinates of the full-resolution inputs (origin top-left, x right, y down) even though
+features are found on images downscaled to ``max_side``; ``H`` maps image a pixels to image b pixels.
+
+Confidence (0..1) is the product of two geometric terms, each clipped to [0, 1]:
+- evidence: −log10 NFA / ``NFA_DECISIVE_LOG10``, where NFA is the a-contrario "number of false alarms" of the
+  inlier set (Moisan & Stival's ORSA): the expected number of model hypotheses that would gather that many
+  inliers by chance if the matches were random points, given the inlier tolerance and the image area;
+- spread: area of the inliers' convex hull in image a / (``SPREAD_FULL`` × area of the overlap seen in a),
+  so that inliers piled in one corner of the overlap do not count as a full view-to-view fit;
+and it is 0 when the homography is not physically sane (see :func:`homography_problem`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from scipy.special import gammaln
+
+from agent.config import Config
+from tools.common import ToolError, load_image, to_gray
+
+METHODS = ("auto", "sift", "orb", "aliked", "disk")
+MODELS = ("homography", "fundamental", "essential")
+RATIO_TEST = 0.8  # Lowe's ratio for SIFT/ORB nearest neighbours
+SIFT_FEATURES = 4000
+ORB_FEATURES = 5000
+LEARNED_MAX_SIDE = 768  # learned extractors are ~10x slower than SIFT per pixel on 2 CPU cores
+INLIER_TOL_WORK_PX = 2.5  # MAGSAC threshold in pixels of the downscaled working image
+MIN_MATCHES = 8  # fewer tentative matches cannot support a fit
+MIN_INLIERS = 15  # below this no answer is "confident" whatever the statistics say
+NFA_DECISIVE_LOG10 = 20.0  # NFA of 1e-20 → full evidence; the floor 0.5 below then means NFA ≤ 1e-10
+SPREAD_FULL = 0.10  # inlier hull covering ≥ 10 % of the overlap counts as well spread
+MAX_SCALE_CHANGE = 8.0  # linear scale between two UAV views of one scene (altitude ratio) beyond which H is absurd
+CONFIDENCE_FLOOR = 0.5
+MIN_TEXTURE_STD = 2.0  # grey-level standard deviation below which an image is "a single colour"
+MIN_SIDE_PX = 16
+
+Image = str | Path | np.ndarray
+
+
+@dataclass
+class MatchResult:
+    """Matches between image a and image b and the fitted model (all coordinates in full-resolution pixels)."""
+
+    method: str
+    model: str
+    points_a: np.ndarray  # (N, 2) tentative matches in a
+    points_b: np.ndarray  # (N, 2) their partners in b
+    inliers: np.ndarray  # (N,) bool, inliers of the requested model
+    n_matches: int
+    n_inliers: int
+    H: np.ndarray | None  # 3x3 homography a → b (None when absent or not sane)
+    F: np.ndarray | None = None  # fundamental matrix, x_b^T F x_a = 0 (model="fundamental")
+    E: np.ndarray | None = None  # essential matrix in normalised coordinates (model="essential")
+    residual_px: float | None = None  # median inlier reprojection (H) or Sampson (F/E, in px) error
+    confidence: float = 0.0
+    confident: bool = False
+    reason: str | None = None
+    image_a_size: tuple[int, int] = (0, 0)  # (width, height)
+    image_b_size: tuple[int, int] = (0, 0)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds
+    tried: list[str] = field(default_factory=list)  # methods run (auto may run two)
+
+
+# ---- image preparation ------------------------------------------------------------------------------------
+def prepare_image(image: Image, name: str) -> np.ndarray:
+    try:
+        rgb = load_image(image)
+    except ToolError as exc:
+        raise ToolError(f"image {name}: {exc}") from exc
+    if min(rgb.shape[:2]) < MIN_SIDE_PX:
+        raise ToolError(f"image {name} is too small to match ({rgb.shape[1]}x{rgb.shape[0]} px)")
+    if float(to_gray(rgb).std()) < MIN_TEXTURE_STD:
+        raise ToolError(f"image {name} is a single colour (no texture to match)")
+    return rgb
+
+
+def downscale(rgb: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
+    """Resize so the longer side is ≤ ``max_side``; returns (image, scale = working px / full px)."""
+    s = min(1.0, max_side / max(rgb.shape[:2]))
+    if s >= 1.0:
+        return rgb, 1.0
+    size = (max(1, round(rgb.shape[1] * s)), max(1, round(rgb.shape[0] * s)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), s
+
+
+def to_full_res(pts: np.ndarray, s: float) -> np.ndarray:
+    """Working-image pixel coordinates → full-resolution ones (pixel-centre convention)."""
+    return (np.asarray(pts, float).reshape(-1, 2) + 0.5) / s - 0.5
+
+
+# ---- tentative matches ------------------------------------------------------------------------------------
+def detect_classical(method: str, rgb: np.ndarray, n_features: int | None = None
+                     ) -> tuple[np.ndarray, np.ndarray | None]:
+    """SIFT or ORB keypoints ((N, 2) px of ``rgb``) and descriptors (None when nothing was found)."""
+    if method == "sift":
+        det = cv2.SIFT_create(nfeatures=n_features or SIFT_FEATURES)
+    elif method == "orb":
+        det = cv2.ORB_create(nfeatures=n_features or ORB_FEATURES)
+    else:
+        raise ToolError(f"not a classical method: {method!r}")
+    kps, desc = det.detectAndCompute(to_gray(rgb), None)
+    return np.array([k.pt for k in kps], float).reshape(-1, 2), desc
+
+
+def match_descriptors(method: str, fa: tuple[np.ndarray, Any], fb: tuple[np.ndarray, Any]
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest-neighbour matches with Lowe's ratio test between two :func:`detect_classical` outputs."""
+    (ka, da), (kb, db) = fa, fb
+    if da is None or db is None or len(ka) < 2 or len(kb) < 2:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    if method == "sift":  # approximate k-d tree search: ~5x faster than brute force at 4000 features
+        matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+    else:
+        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+    knn = matcher.knnMatch(da, db, k=2)
+    good = [p[0] for p in knn if len(p) == 2 and p[0].distance < RATIO_TEST * p[1].distance]
+    ia = np.array([m.queryIdx for m in good], int)
+    ib = np.array([m.trainIdx for m in good], int)
+    return ka[ia].reshape(-1, 2), kb[ib].reshape(-1, 2)
+
+
+def _classical_matches(method: str, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return match_descriptors(method, detect_classical(method, a), detect_classical(method, b))
+
+
+def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config: Config | None,
+               timings: dict[str, float]) -> tuple[np.ndarray, np.ndarray, float]:
+    """Tentative matches in full-res pixels and the working-to-full scale of image b's tolerance."""
+    t0 = time.perf_counter()
+    if method in ("aliked", "disk"):
+        from tools.matchers_learned import get_matcher, match_learned
+
+        matcher = get_matcher(method, config)
+        timings[f"{method}_load"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        max_side = min(max_side, LEARNED_MAX_SIDE)
+    wa, sa = downscale(a, max_side)
+    wb, sb = downscale(b, max_side)
+    if method in ("aliked", "disk"):
+        pa, pb = match_learned(matcher, wa, wb)
+    else:
+        pa, pb = _classical_matches(method, wa, wb)
+    timings[f"{method}_match"] = time.perf_counter() - t0
+    return to_full_res(pa, sa), to_full_res(pb, sb), sb
+
+
+# ---- geometry checks --------------------------------------------------------------------------------------
+def corners(size: tuple[int, int]) -> np.ndarray:
+    """(4, 2) corners of a (width, height) image, clockwise from top-left on screen."""
+    w, h = size
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+
+
+def warp_points(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Apply a 3x3 homography to (N, 2) points (NaN where a point maps to infinity)."""
+    p = np.column_stack([np.asarray(pts, float).reshape(-1, 2), np.ones(len(pts))]) @ np.asarray(H, float).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return p[:, :2] / p[:, 2:3]
+
+
+def homography_problem(H: np.ndarray | None, size_a: tuple[int, int]) -> str | None:
+    """Why ``H`` cannot relate two views of a ground scene, or None when it is sane.
+
+    Sane: finite; image a's rectangle stays in front of the horizon (w > 0 at all corners, same sign), maps to a
+    convex, non-mirrored quadrilateral (positive determinant), with an area change within
+    ``MAX_SCALE_CHANGE``² either way.
+    """
+    if H is None or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+        return "no finite, invertible homography"
+    c = corners(size_a)
+    w = np.column_stack([c, np.ones(4)]) @ H[2]
+    if not (np.all(w > 0) or np.all(w < 0)):
+        return "homography puts the horizon inside image a (degenerate fit)"
+    quad = warp_points(H, c)
+    area = _signed_area(quad)
+    if area <= 0:
+        return "homography mirrors the image (negative determinant)"
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return "homography folds image a into a non-convex shape"
+    ratio = area / float(size_a[0] * size_a[1])
+    if not (MAX_SCALE_CHANGE ** -2 <= ratio <= MAX_SCALE_CHANGE ** 2):
+        return f"homography changes the scale by {np.sqrt(ratio):.2f}x (implausible)"
+    return None
+
+
+def _signed_area(poly: np.ndarray) -> float:
+    """Shoelace area; positive for clockwise order on screen (y down)."""
+    x, y = poly[:, 0], poly[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def overlap_area_in_a(H: np.ndarray | None, size_a: tuple[int, int], size_b: tuple[int, int]) -> float:
+    """Area (px²) of image a that image b also sees, via ``H``; all of a when b's outline cannot be mapped back."""
+    full = float(size_a[0] * size_a[1])
+    if H is None or homography_problem(np.linalg.inv(H), size_b) is not None:
+        return full
+    quad = warp_points(np.linalg.inv(H), corners(size_b)).astype(np.float32)
+    area, _ = cv2.intersectConvexConvex(corners(size_a).astype(np.float32), quad)
+    return float(max(area, 1.0))
+
+
+def log10_nfa(n_matches: int, n_inliers: int, p_chance: float, sample_size: int) -> float:
+    """log10 of the a-contrario number of false alarms of ``n_inliers`` among ``n_matches`` (ORSA form).
+
+    NFA = (n − s) · C(n, k) · C(k, s) · p^(k − s): hypotheses from minimal samples of size s, k inliers each
+    within the tolerance that a random point meets with probability ``p_chance``.
+    """
+    n, k, s = n_matches, n_inliers, sample_size
+    if k <= s or n <= s:
+        return float("inf")
+    lc = lambda a, b: (gammaln(a + 1) - gammaln(b + 1) - gammaln(a - b + 1)) / np.log(10)  # noqa: E731
+    return float(np.log10(n - s) + lc(n, k) + lc(k, s) + (k - s) * np.log10(min(max(p_chance, 1e-300), 1.0)))
+
+
+def hull_area(pts: np.ndarray) -> float:
+    """Area (px²) of the convex hull of (N, 2) points (0 for fewer than 3)."""
+    if len(pts) < 3:
+        return 0.0
+    return float(cv2.contourArea(cv2.convexHull(pts.astype(np.float32))))
+
+
+# ---- robust fitting ---------------------------------------------------------------------------------------
+@dataclass
+class _Fit:
+    inliers: np.ndarray
+    H: np.ndarray | None
+    F: np.ndarray | None
+    E: np.ndarray | None
+    residual_px: float | None
+    p_chance: float  # probability that a random match lands within the tolerance
+    sample_size: int
+
+
+def _homography_fit(pa: np.ndarray, pb: np.ndarray, tol: float) -> tuple[np.ndarray | None, np.ndarray]:
+    if len(pa) < 4:
+        return None, np.zeros(len(pa), bool)
+    H, mask = cv2.findHomography(pa, pb, cv2.USAC_MAGSAC, tol, maxIters=10000, confidence=0.9999)
+    if H is None or mask is None:
+        return None, np.zeros(len(pa), bool)
+    return H / H[2, 2] if abs(H[2, 2]) > 1e-12 else H, mask.ravel().astype(bool)
+
+
+def _sampson(F: np.ndarray, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Sampson distance (in the units of the points) of each pair to x_b^T F x_a = 0."""
+    xa = np.column_stack([pa, np.ones(len(pa))])
+    xb = np.column_stack([pb, np.ones(len(pb))])
+    fa, fb = xa @ F.T, xb @ F
+    num = np.sum(xb * fa, axis=1) ** 2
+    den = fa[:, 0] ** 2 + fa[:, 1] ** 2 + fb[:, 0] ** 2 + fb[:, 1] ** 2
+    return np.sqrt(num / np.maximum(den, 1e-18))
+
+
+def _check_K(K: Any, name: str) -> np.ndarray:
+    K = np.asarray(K, float) if K is not None else None
+    if K is None or K.shape != (3, 3) or not np.all(np.isfinite(K)) or K[0, 0] <= 0 or K[1, 1] <= 0:
+        raise ToolError(f"model='essential' needs {name} as a 3x3 camera matrix with positive focal lengths")
+    return K
+
+
+def _fit(model: str, pa: np.ndarray, pb: np.ndarray, tol: float, size_b: tuple[int, int],
+         K_a: Any = None, K_b: Any = None) -> _Fit:
+    """Fit ``model`` with MAGSAC at tolerance ``tol`` (full-res px of b); H is fitted for every model."""
+    H, h_in = _homography_fit(pa, pb, tol)
+    area_b = float(size_b[0] * size_b[1])
+    if model == "homography":
+        res = np.linalg.norm(warp_points(H, pa[h_in]) - pb[h_in], axis=1) if H is not None and h_in.any() else []
+        return _Fit(h_in, H, None, None, float(np.median(res)) if len(res) else None,
+                    np.pi * tol ** 2 / area_b, 4)
+    band = 2 * tol * float(np.hypot(*size_b)) / area_b  # chance of falling within tol of an epipolar line
+    if len(pa) < 8:
+        return _Fit(np.zeros(len(pa), bool), H, None, None, None, band, 7)
+    if model == "fundamental":
+        F, mask = cv2.findFundamentalMat(pa, pb, cv2.USAC_MAGSAC, tol, 0.9999, 10000)
+        if F is None or F.shape != (3, 3):
+            return _Fit(np.zeros(len(pa), bool), H, None, None, None, band, 7)
+        inl = mask.ravel().astype(bool)
+        return _Fit(inl, H, F, None, float(np.median(_sampson(F, pa[inl], pb[inl]))) if inl.any() else None,
+                    band, 7)
+    Ka, Kb = _check_K(K_a, "K_a"), _check_K(K_b, "K_b")
+    na = cv2.undistortPoints(pa.reshape(-1, 1, 2), Ka, None).reshape(-1, 2)
+    nb = cv2.undistortPoints(pb.reshape(-1, 1, 2), Kb, None).reshape(-1, 2)
+    f = float(np.mean([Ka[0, 0], Ka[1, 1], Kb[0, 0], Kb[1, 1]]))
+    E, mask = cv2.findEssentialMat(na, nb, np.eye(3), cv2.USAC_MAGSAC, 0.9999, tol / f)
+    if E is None or E.shape != (3, 3):
+        return _Fit(np.zeros(len(pa), bool), H, None, None, None, band, 5)
+    inl = mask.ravel().astype(bool)
+    res = float(np.median(_sampson(E, na[inl], nb[inl])) * f) if inl.any() else None
+    return _Fit(inl, H, None, E, res, band, 5)
+
+
+# ---- confidence -------------------------------------------------------------------------------------------
+def _score(fit: _Fit, model: str, pa: np.ndarray, size_a: tuple[int, int],
+           size_b: tuple[int, int]) -> tuple[float, bool, str | None, np.ndarray | None]:
+    """(confidence, confident, reason, sane H or None) from geometric evidence only (see module docstring)."""
+    n, k = len(pa), int(fit.inliers.sum())
+    h_problem = homography_problem(fit.H, size_a)
+    H = fit.H if h_problem is None else None
+    if n < MIN_MATCHES:
+        return 0.0, False, f"too few tentative matches ({n}); the views may not overlap", H
+    if model == "homography" and h_problem is not None:
+        return 0.0, False, h_problem, None
+    lnfa = log10_nfa(n, k, fit.p_chance, fit.sample_size)
+    evidence = float(np.clip(-lnfa / NFA_DECISIVE_LOG10, 0.0, 1.0))
+    spread = hull_area(pa[fit.inliers]) / (SPREAD_FULL * overlap_area_in_a(H, size_a, size_b))
+    conf = evidence * float(np.clip(spread, 0.0, 1.0))
+    if k < MIN_INLIERS:
+        return conf, False, f"only {k} inliers of {n} matches; the views may not overlap", H
+    if evidence < CONFIDENCE_FLOOR:
+        return conf, False, f"{k} inliers of {n} matches are not clearly better than chance (log10 NFA {lnfa:.1f})", H
+    if conf < CONFIDENCE_FLOOR:
+        return conf, False, "inliers cluster in a small part of the overlap (degenerate fit)", H
+    return conf, True, None, H
+
+
+# ---- public entry point -----------------------------------------------------------------------------------
+def result_from_matches(method: str, model: str, pa: np.ndarray, pb: np.ndarray, tol_px: float,
+                        size_a: tuple[int, int], size_b: tuple[int, int], timings: dict[str, float] | None = None,
+                        K_a: Any = None, K_b: Any = None) -> MatchResult:
+    """Fit ``model`` to full-res tentative matches (inlier tolerance ``tol_px`` in b) and score it."""
+    timings = dict(timings or {})
+    t0 = time.perf_counter()
+    fit = _fit(model, pa, pb, tol_px, size_b, K_a, K_b)
+    conf, ok, reason, H = _score(fit, model, pa, size_a, size_b)
+    timings["fit"] = time.perf_counter() - t0
+    return MatchResult(method, model, pa, pb, fit.inliers, len(pa), int(fit.inliers.sum()), H, fit.F, fit.E,
+                       fit.residual_px, conf, ok, reason, size_a, size_b, timings, [method])
+
+
+def _run_method(method: str, a: np.ndarray, b: np.ndarray, model: str, max_side: int, config: Config | None,
+                K_a: Any, K_b: Any) -> MatchResult:
+    timings: dict[str, float] = {}
+    size_a, size_b = (a.shape[1], a.shape[0]), (b.shape[1], b.shape[0])
+    pa, pb, sb = _tentative(method, a, b, max_side, config, timings)
+    return result_from_matches(method, model, pa, pb, INLIER_TOL_WORK_PX / sb, size_a, size_b, timings, K_a, K_b)
+
+
+def match_views(image_a: Image, image_b: Image, *, method: str = "auto", model: str = "homography",
+                max_side: int = 1024, config: Config | None = None, K_a: Any = None,
+                K_b: Any = None) -> MatchResult:
+    """Match two views and fit ``model`` robustly; coordinates are full-resolution pixels.
+
+    ``method``: "sift" | "orb" | "aliked" | "disk" | "auto" (SIFT, then ALIKED+LightGlue when SIFT is not
+    confident; the more confident result is returned, ``tried`` lists both). ``model``: "homography" |
+    "fundamental" | "essential" (needs 3x3 ``K_a``, ``K_b``). Features are found on copies downscaled so that the
+    longer side is ≤ ``max_side`` px (learned backends ≤ ``LEARNED_MAX_SIDE``). Raises ``ToolError`` for bad input
+    and ``agent.config.MissingWeightsError`` when a learned backend's weights are absent.
+    """
+    if method not in METHODS:
+        raise ToolError(f"unknown matching method {method!r}; choose from {', '.join(METHODS)}")
+    if model not in MODELS:
+        raise ToolError(f"unknown model {model!r}; choose from {', '.join(MODELS)}")
+    if not isinstance(max_side, int) or max_side < 64:
+        raise ToolError(f"max_side must be an integer ≥ 64, got {max_side!r}")
+    if model == "essential":
+        K_a, K_b = _check_K(K_a, "K_a"), _check_K(K_b, "K_b")
+    t0 = time.perf_counter()
+    a, b = prepare_image(image_a, "a"), prepare_image(image_b, "b")
+    load_s = time.perf_counter() - t0
+    first = "sift" if method == "auto" else method
+    result = _run_method(first, a, b, model, max_side, config, K_a, K_b)
+    if method == "auto" and not result.confident:
+        second = _run_method("aliked", a, b, model, max_side, config, K_a, K_b)
+        second.timings = {**result.timings, **second.timings, "fit": result.timings["fit"] + second.timings["fit"]}
+        second.tried = ["sift", "aliked"]
+        if second.confident or second.confidence > result.confidence:
+            result = second
+        else:
+            result.timings, result.tried = second.timings, second.tried
+    result.timings["load_images"] = load_s
+    result.timings["total"] = time.perf_counter() - t0
+    return result
