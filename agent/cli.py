@@ -9,7 +9,7 @@ import typer
 from agent import __version__
 
 # Modules that add subcommands (each defines ``register(app: typer.Typer) -> None`` and keeps heavy imports lazy).
-COMMAND_MODULES: tuple[str, ...] = ("benchmarks.synth.cli", "mcp_server.cli")
+COMMAND_MODULES: tuple[str, ...] = ("benchmarks.synth.cli", "mcp_server.cli", "agent.cli_ask")
 
 app = typer.Typer(
     name="uav-agent",

@@ -18,7 +18,7 @@ import pytest
 
 from agent.config import Config
 from mcp_server.client import ToolCallError, ToolReply, call, call_full, connect
-from mcp_server.registry import REGISTRY
+from mcp_server.registry import REGISTRY, tool_catalog
 
 THETA_DEG = 12.0  # rotation of view B relative to view A (image plane, about the centre)
 SHIFT_PX = (18.0, -11.0)
@@ -88,6 +88,9 @@ def test_list_tools_matches_the_registry_with_schemas(scene):
                 "image_quality", "camera_metadata", "match_views", "relative_pose", "pose_from_metadata",
                 "associate_regions", "transfer_box", "rank_candidate_views", "ego_motion"}  # fmt: skip
     assert required <= set(REGISTRY)
+    catalog = {c["name"]: c for c in tool_catalog()}  # what planners read without a session
+    assert list(catalog) == list(REGISTRY)
+    assert all(catalog[t.name]["input_schema"]["properties"] == t.inputSchema["properties"] for t in tools)
 
 
 def test_match_views_recovers_the_known_homography_and_draws_matches(scene):
@@ -264,3 +267,28 @@ def test_per_call_timeout_fires_and_the_server_recovers(scene):
             assert (await call(session, "camera_metadata", {"image": str(root / "a.png")}))["intrinsics"]
 
     anyio.run(go)
+
+
+def test_clock_direction_image_plane_convention(scene):
+    pytest.importorskip("tools.clock", reason="tools/clock.py not written yet")
+    cfg = scene["config"]
+    # Anchor = image centre (200, 200), 12 o'clock = image up, 3 o'clock = right (SpatialUAV/BEDI convention).
+    right = run(cfg, "clock_direction", {"target": [350, 200], "image": str(scene["root"] / "a.png"), "annotate": True})
+    assert right.data["hour"] == 3
+    decode_png(right.images[0])
+    below_left = run(cfg, "clock_direction", {"target": [100, 300, 140, 340], "image_size": [400, 400]}).data
+    assert below_left["hour"] == 7  # centre (120, 320): dx = -80, dy = +120 (down) -> 213.7 deg clockwise from up
+    up_from_anchor = run(cfg, "clock_direction", {"target": [50, 0], "anchor": [50, 100], "image_size": [400, 400]})
+    assert up_from_anchor.data["hour"] == 12
+
+
+def test_image_quality_ranks_a_degraded_copy_lower(scene):
+    pytest.importorskip("tools.quality", reason="tools/quality.py not written yet")
+    root = scene["root"]
+    a = cv2.imread(str(root / "a.png"))
+    degraded = (cv2.GaussianBlur(a, (0, 0), 6) * 0.25).astype(np.uint8)  # strong blur and 4x darker
+    cv2.imwrite(str(root / "degraded.png"), degraded)
+    clean = run(scene["config"], "image_quality", {"image": str(root / "a.png")}).data
+    bad = run(scene["config"], "image_quality", {"image": str(root / "degraded.png"), "annotate": True})
+    assert bad.data["score"] < clean["score"] and bad.data["labels"]
+    decode_png(bad.images[0])

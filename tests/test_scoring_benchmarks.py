@@ -65,6 +65,8 @@ def test_bedi_dispatch_parse_error_and_judge_requirement():
     assert res.score == 0.0 and res.parsed is False
     with pytest.raises(ScoreParseError):
         bedi.parse_actions("zoom in")
+    with pytest.raises(ValueError, match="ground truth unreadable"):
+        bedi.score("Action", "[]", "move forward")
     with pytest.raises(ValueError, match="LLM-judged"):
         bedi.score("Semantic_InfoDis", "a red car", "a red car")
 

@@ -117,8 +117,10 @@ def read_metadata(path: str | Path) -> CameraMetadata:
     Raises :class:`ToolError` for a missing file or a file that is not an image.
     """
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise ToolError(f"image not found: {p}")
+    if not p.is_file():
+        raise ToolError(f"not a file: {p}")
     try:
         with Image.open(p) as im:
             width, height = im.size

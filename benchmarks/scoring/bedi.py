@@ -137,14 +137,18 @@ def score(question_type: str, prediction: str, gt: Any, judge: "Judge | None" = 
     """Score one BEDI answer in [0, 1] by question type; judged types need ``judge`` (``ValueError`` without).
 
     Action answers return the action score (``score_actions(...).action``); an unparseable action answer raises
-    ``ScoreParseError``.
+    ``ScoreParseError``, an unparseable action GT ``ValueError``.
     """
     if question_type in CLOCK_TYPES:
         return score_clock(prediction, str(gt))
     if question_type in SET_TYPES:
         return score_jaccard(prediction, str(gt))
     if question_type in ACTION_TYPES:
-        return score_actions(parse_actions(gt), parse_actions(prediction)).action
+        try:
+            reference = parse_actions(gt)
+        except ScoreParseError as exc:  # a bad record, not a bad prediction
+            raise ValueError(f"BEDI action ground truth unreadable: {exc}") from None
+        return score_actions(reference, parse_actions(prediction)).action
     if judge is None:
         raise ValueError(f"BEDI question type {question_type!r} is LLM-judged: pass a judge")
     return judge.similarity(prediction, str(gt))

@@ -26,7 +26,7 @@ from benchmarks.synth.sources import Source, builtin_sources
 from benchmarks.synth.tiers import Tier, get_tier
 
 SOURCE_NAME = "SpatialUAV-synth"
-MAX_ATTEMPTS = 40
+MAX_ATTEMPTS = 100
 DEFAULT_DATA_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 TASKS: dict[str, Callable[[TaskContext], Instance]] = {

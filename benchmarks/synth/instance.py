@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from benchmarks.synth.camera import PinholeCamera
@@ -90,7 +91,9 @@ def scene_with_objects(ctx: TaskContext, source: Source, specs: list[CameraSpec]
     if not scene.objects:
         fp = footprint(specs[0].at(0.0, 0.0, 0.0))
         width = float(np.linalg.norm(fp[0] - fp[1]) + np.linalg.norm(fp[3] - fp[2])) / 2
-        scene = with_patches(scene, ctx.rng, (0.04 * width, 0.09 * width))
+        area = float(np.prod(scene.texture.size_m)) / max(cv2.contourArea(fp.astype(np.float32)), 1e-6)
+        n = int(np.clip(12 * area, 20, 400))  # about 12 patches per footprint
+        scene = with_patches(scene, ctx.rng, (0.04 * width, 0.09 * width), n)
     return scene
 
 

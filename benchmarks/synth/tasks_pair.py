@@ -173,7 +173,7 @@ def occlusion_removal(ctx: TaskContext) -> Instance:
     shared, only_a, _ = _shared_and_single(ctx, scene, a, b)
     k = int(rng.integers(tier.regions[0], tier.regions[1] + 1))
     vis = _disjoint_pairs(rng, shared, max(2, k - 2))
-    gone = _fill(rng, only_a, [p[0] for p in vis], int(rng.integers(0, 3)))
+    gone = _fill(rng, only_a, [p[0] for p in vis], max(int(len(vis) < 2), int(rng.integers(0, 3))))
     n_hidden = int(rng.integers(0 if gone else 1, min(2, len(vis) - 1) + 1)) if len(vis) >= 2 else 0
     if len(vis) - n_hidden < 1 or not (gone or n_hidden):
         raise SynthError("need regions both visible and not visible in image 2")

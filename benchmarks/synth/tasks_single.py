@@ -53,6 +53,10 @@ def _clock(ctx: TaskContext, bedi: bool) -> Instance:
     targets = [s for s in chosen if ok(s)]
     if len(chosen) < 2 or not targets:
         raise SynthError("no unambiguous clock target in view")
+    # pick the hour first (uniform over the hours on offer), so wide images do not favour 2/4/8/10 o'clock
+    hours = sorted({clock_hour(clock_angle_deg(centre, (s.box[:2] + s.box[2:]) / 2)) for s in targets})
+    hour = hours[int(rng.integers(len(hours)))]
+    targets = [s for s in targets if clock_hour(clock_angle_deg(centre, (s.box[:2] + s.box[2:]) / 2)) == hour]
     target = targets[int(rng.integers(len(targets)))]
     ids = region_ids(rng, len(chosen))
     regions = list(zip(ids, chosen))

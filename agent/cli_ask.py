@@ -1,0 +1,91 @@
+"""``uav-agent ask IMAGE [IMAGE ...] "QUESTION"``: answer one question with the agent.
+
+Exit codes: 0 answered, 3 abstained (the reason is printed), 2 bad input (clear message on stderr).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+EXIT_ABSTAINED = 3
+EXIT_BAD_INPUT = 2
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask)
+
+
+def ask(
+    args: list[str] = typer.Argument(..., metavar="IMAGE [IMAGE ...] QUESTION",
+                                     help="image files in order, then the question (quoted)"),
+    as_json: bool = typer.Option(False, "--json", help="print the answer and its trace as JSON"),
+    explain: bool = typer.Option(False, "--explain", help="print the plan and every tool call"),
+    annotate: Path | None = typer.Option(None, "--annotate", help="save a PNG of what the tools saw"),
+    task: str | None = typer.Option(None, "--task", help="task type or benchmark alias (skips routing)"),
+    mcp_url: str | None = typer.Option(None, "--mcp-url", help="remote MCP server (streamable HTTP)"),
+    llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint"),
+    llm_model: str | None = typer.Option(None, "--llm-model", help="model name at that endpoint"),
+    llm_api_key_env: str = typer.Option("OPENAI_API_KEY", "--llm-api-key-env", help="env variable with the key"),
+) -> None:
+    """Answer a spatial QUESTION about one or more drone IMAGEs."""
+    from agent.agent import Agent, AgentInputError
+    from agent.config import Config
+
+    if len(args) < 2:
+        _fail("give at least one image and a question: uav-agent ask IMAGE [IMAGE ...] \"QUESTION\"")
+    *images, question = args
+    overrides: dict = {"llm_api_key_env": llm_api_key_env}
+    if llm_base_url:
+        overrides["llm_base_url"] = llm_base_url
+    if llm_model:
+        overrides["llm_model"] = llm_model
+    try:
+        agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url)
+        answer = agent.ask(images, question, task=task, annotate=annotate is not None)
+    except (AgentInputError, ValueError) as exc:
+        _fail(str(exc))
+    if annotate is not None:
+        _save_annotation(annotate, answer.annotations)
+    if as_json:
+        typer.echo(json.dumps(answer.to_dict(), default=str, indent=2))
+    else:
+        if explain:
+            _explain(answer)
+        typer.echo(f"abstained: {answer.reason}" if answer.abstained else answer.text)
+    if answer.abstained:
+        raise typer.Exit(EXIT_ABSTAINED)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _explain(answer) -> None:
+    u = answer.understanding
+    typer.echo(f"task: {u.get('task')} (by {u.get('method')}, confidence {u.get('confidence')}); "
+               f"format: {answer.format}")
+    conv = {k: v for k, v in (u.get("conventions") or {}).items() if v not in (None, [], {}, False, "")}
+    typer.echo(f"conventions: {conv}")
+    typer.echo("plan: " + " -> ".join(answer.plan or ["(none)"]))
+    for i, call in enumerate(answer.trace, 1):
+        outcome = f"ERROR {call['error']}" if call.get("error") else call.get("result", "")
+        typer.echo(f"  [{i}] {call['tool']}({json.dumps(call['args'], default=str)}) {call['seconds']:.2f}s -> {outcome}")
+    for a in answer.attempts:
+        if a.get("issues") or (a.get("evidence") or {}).get("reason"):
+            typer.echo(f"  attempt {a['plan'].get('attempt')}: {a.get('issues') or a['evidence'].get('reason')}")
+    typer.echo(f"confidence: {answer.confidence:.2f}; time: {answer.timings.get('total_s', 0):.2f}s "
+               f"(tools {answer.timings.get('tool_s', 0):.2f}s)")
+
+
+def _save_annotation(path: Path, annotations: list[tuple[str, bytes]]) -> None:
+    """Save the last annotated PNG the tools returned (the step closest to the answer)."""
+    if not annotations:
+        typer.echo("note: no tool returned an annotated image; nothing saved", err=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(annotations[-1][1])
+    typer.echo(f"annotated image ({annotations[-1][0]}) saved to {path}", err=True)
