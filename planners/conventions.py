@@ -69,6 +69,10 @@ def parse_conventions(question: str) -> Conventions:
     c.normalized_boxes = bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1|in \[0, ?1\]|0-1 range", low))
     c.wants_angle = bool(re.search(r"angle|heading|yaw|rotat|turn|degrees|orientation", low))
     c.wants_distance = bool(re.search(r"distance|translation|how far|displacement|meters|metres|\bmove(d)?\b|apart", low))
+    if re.search(r"only the angle|angle only|just the angle|angle alone", low):  # the format instruction wins
+        c.wants_distance = False
+    if re.search(r"only the distance|distance only|just the distance", low):
+        c.wants_angle = False
     c.distance_kind = "forward" if re.search(r"along image 1'?s? forward|forward direction|negative if it is "
                                              r"behind|signed (horizontal )?(displacement|distance)", low) else "horizontal"
     c.wants_region_answer = bool(re.search(r"which region (in|of) image ?2|answer with (only )?the region|region label", low))
@@ -137,11 +141,11 @@ def _number(low: str, pattern: str) -> float | None:
 
 def _target_label(low: str) -> str | None:
     """The object phrase after 'how many', 'count the', 'contain a', 'coordinates of the' … (None if absent)."""
-    pats = [r"how many ([a-z][a-z\- ]*?)(?:\s+(?:are|is|can|do|does|were|in|on|visible)\b|[?.,]|$)",
-            r"number of ([a-z][a-z\- ]*?)(?:\s+(?:are|is|in|on|visible)\b|[?.,]|$)",
-            r"count (?:the |all )?([a-z][a-z\- ]*?)(?:\s+(?:in|on|visible|from)\b|[?.,]|$)",
-            r"(?:contain|contains|containing|with|show|shows|have|has) (?:an? |the |any )?([a-z][a-z\- ]*?)(?:[?.,]|\s+(?:in|on)\b|$)",
-            r"(?:coordinates|location|box) of (?:the |an? )?([a-z][a-z\- ]*?)(?:\s+in\b|[?.,]|$)"]
+    end = r"(?=\s+(?:are|is|can|do|does|were|in|on|visible|as|at|with|from|using|that|which|inside)\b|[?.,;:]|$)"
+    pats = [r"how many ([a-z][a-z\- ]*?)" + end, r"number of ([a-z][a-z\- ]*?)" + end,
+            r"count (?:the |all )?([a-z][a-z\- ]*?)" + end,
+            r"(?:contain|contains|containing|with|show|shows|have|has) (?:an? |the |any )?([a-z][a-z\- ]*?)" + end,
+            r"(?:coordinates|location|box) of (?:the |an? )?([a-z][a-z\- ]*?)" + end]
     for p in pats:
         m = re.search(p, low)
         if m:

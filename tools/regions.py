@@ -120,11 +120,24 @@ def _cover(cs: np.ndarray, a: float, b: float) -> np.ndarray:
     return (cs[:, ib] - cs[:, ia]) / (ib - ia)
 
 
+def _filled_blobs(u8: np.ndarray) -> np.ndarray:
+    """Filled label backgrounds: areas >= MAX_LINE + 1 px thick once text holes are closed, and >= 60 %
+    drawn (coloured-stroke text is sparser and stays, so that box edges next to it are kept)."""
+    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    solid = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, MAX_LINE + 1), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    if n <= 1:
+        return solid
+    drawn = np.bincount(labels.ravel(), weights=u8.ravel(), minlength=n)
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = (drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1)) >= 0.6
+    return keep[labels]
+
+
 def _find_rectangles(mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
     """Axis-aligned drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px)."""
     u8 = mask.astype(np.uint8)
-    blobs = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, MAX_LINE + 1), np.uint8))
-    thin = u8 & ~cv2.dilate(blobs, np.ones((3, 3), np.uint8)) & 1  # filled label backgrounds removed
+    thin = u8 & ~cv2.dilate(_filled_blobs(u8), np.ones((3, 3), np.uint8)) & 1  # label backgrounds removed
     ys = _cluster(_line_pieces(thin, True))
     xs = _cluster(_line_pieces(thin, False))
     if len(xs) < 2 or len(ys) < 2:
@@ -157,22 +170,27 @@ def _rect_checks(ch, cv, ys, ypos, left, right, il, ir, min_side) -> list[tuple[
     good_h = ((_cover(ch, xa, xb) >= SIDE_COVER) & (_cover(ch, xa - 1, xa + c) >= 0.7)
               & (_cover(ch, xb - c, xb + 1) >= 0.7))
     cand = np.flatnonzero(good_h)
+    if len(cand) < 2:
+        return []
+    n = cv.shape[1] - 1
+    yi = np.clip(np.round(ypos[cand]).astype(int), 0, n)
+    lr = cv[[il, ir]]                                             # (2, H + 1)
+    vals = lr[:, yi]                                              # (2, k)
+    span = np.maximum(yi[None, :] - yi[:, None], 1)               # (k, k): top index, bottom index
+    side_ok = ((vals[:, None, :] - vals[:, :, None]) / span >= SIDE_COVER).all(axis=0)
+    ct = np.array([2 * ys[i].thick + 3 for i in cand])
+    top_corner = np.array([_cover(lr, ypos[i] - 1, ypos[i] + ct[k]).min() for k, i in enumerate(cand)]) >= 0.7
+    bot_corner = np.array([_cover(lr, ypos[i] - ct[k], ypos[i] + 1).min() for k, i in enumerate(cand)]) >= 0.7
+    ok = side_ok & (yi[None, :] - yi[:, None] >= min_side) & top_corner[:, None] & bot_corner[None, :]
     pairs = []
-    for ti in cand:
-        for bi in cand:
-            ya, yb = ypos[ti], ypos[bi]
-            if yb - ya < min_side:
-                continue
-            ct = 2 * max(ys[ti].thick, ys[bi].thick) + 3
-            lr = cv[[il, ir]]
-            if (_cover(lr, ya, yb).min() < SIDE_COVER or _cover(lr, ya - 1, ya + ct).min() < 0.7
-                    or _cover(lr, yb - ct, yb + 1).min() < 0.7):
-                continue
-            tol = max(left.thick, right.thick, ys[ti].thick, ys[bi].thick) + 3
-            if (left.runs_on(ya, yb, tol) or right.runs_on(ya, yb, tol)
-                    or ys[ti].runs_on(xa, xb, tol) or ys[bi].runs_on(xa, xb, tol)):
-                continue
-            pairs.append((int(ti), int(bi)))
+    for t, b in zip(*np.nonzero(ok)):
+        ti, bi = cand[t], cand[b]
+        ya, yb = ypos[ti], ypos[bi]
+        tol = max(left.thick, right.thick, ys[ti].thick, ys[bi].thick) + 3
+        if (left.runs_on(ya, yb, tol) or right.runs_on(ya, yb, tol)
+                or ys[ti].runs_on(xa, xb, tol) or ys[bi].runs_on(xa, xb, tol)):
+            continue
+        pairs.append((int(ti), int(bi)))
     return pairs
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from benchmarks.scoring.bedi import score_clock as score_bedi_clock
 from benchmarks.scoring.common import extract_floats, extract_ints, token_f1
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,6 +47,9 @@ TASKS: dict[str, TaskSpec] = {
     "A2G_View_Translation": TaskSpec("aerial-ground", "region_list", "region_labels"),
     "A2G_Path_Planning": TaskSpec("aerial-ground", "first_int", "direction_label"),
     "Motion_Understanding": TaskSpec("motion", "judge", "free_text"),
+    # Not a SpatialUAV task: BEDI-style clock questions rendered by our generator (benchmarks/synth), scored with
+    # BEDI's partial-credit clock rule.
+    "BEDI_Clock": TaskSpec("spatial", "bedi_clock", "clock_direction"),
 }
 
 
@@ -192,6 +196,7 @@ _RULES = {
     "pairs": score_pairs,
     "object_matching": score_object_matching,
     "camera": score_camera,
+    "bedi_clock": score_bedi_clock,
 }
 
 

@@ -66,7 +66,8 @@ def make_instance(task: str, index: int, seed: int, tier: Tier, sources: list[So
         raise ValueError(f"unknown task {task!r}; choose from {sorted(TASKS)}")
     last: Exception | None = None
     for attempt in range(MAX_ATTEMPTS):
-        ctx = TaskContext(instance_rng(seed, task, index, attempt), tier, sources, size)
+        ctx = TaskContext(instance_rng(seed, task, index, attempt), tier, sources, size,
+                          slot_rng=instance_rng(seed, task, index, 1_000_000))
         try:
             return TASKS[task](ctx), attempt + 1
         except SynthError as exc:

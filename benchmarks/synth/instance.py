@@ -27,6 +27,11 @@ class TaskContext:
     tier: Tier
     sources: list[Source]
     size: tuple[int, int] = (960, 540)  # (width, height) px
+    slot_rng: np.random.Generator | None = None  # same stream on every retry of one instance: balanced answers
+
+    def slot(self) -> np.random.Generator:
+        """Generator for choices that must not depend on which retry succeeded (e.g. the answer's hour)."""
+        return self.slot_rng if self.slot_rng is not None else self.rng
 
 
 @dataclass
@@ -72,15 +77,19 @@ def with_patches(scene: Scene, rng: np.random.Generator, side_m: tuple[float, fl
     used when the source has no annotations; patches do not overlap each other."""
     w, h = scene.texture.size_m
     objs: list[WorldObject] = []
+    centres = np.empty((0, 2))
+    sides = np.empty(0)
     for _ in range(n * 20):
         if len(objs) >= n:
             break
         s = uniform(rng, side_m)
         cx, cy = rng.uniform(-w / 2 + s, w / 2 - s), rng.uniform(-h / 2 + s, h / 2 - s)
+        if len(sides) and (np.abs(centres - (cx, cy)).max(axis=1) <= np.maximum(sides, s)).any():
+            continue
         corners = np.array([[cx - s / 2, cy + s / 2], [cx + s / 2, cy + s / 2], [cx + s / 2, cy - s / 2],
                             [cx - s / 2, cy - s / 2]])
-        if all(np.abs(o.centre - (cx, cy)).max() > s for o in objs):
-            objs.append(WorldObject(len(objs), "patch", corners))
+        objs.append(WorldObject(len(objs), "patch", corners))
+        centres, sides = np.vstack([centres, (cx, cy)]), np.append(sides, s)
     return Scene(scene.source, scene.texture, scene.scale, tuple(objs))
 
 

@@ -13,7 +13,7 @@ from benchmarks.synth.instance import (FORMAT_REGIONS, Instance, Seen, SynthErro
                                        choose_disjoint, clock_angle_deg, clock_hour, clock_margin_deg, draw_overlay,
                                        jpeg_quality, object_name, pick_source, place_camera, region_ids, region_list,
                                        sample_spec, scene_with_objects, seen_objects)
-from benchmarks.synth.scene import Scene, camera_meta, ground_distance, render_view
+from benchmarks.synth.scene import Scene, box_iou, camera_meta, ground_distance, render_view
 from benchmarks.synth.camera import PinholeCamera
 
 FORMAT_CLOCK = "Answer with only the clock direction, formatted exactly like `3 o'clock`. No explanation."
@@ -41,23 +41,34 @@ def _base_meta(scene: Scene, cam: PinholeCamera, nuisance: dict, regions: list[t
 def _clock(ctx: TaskContext, bedi: bool) -> Instance:
     rng, tier = ctx.rng, ctx.tier
     scene, cam, seen = _single_view(ctx)
-    chosen = choose_disjoint(rng, seen, int(rng.integers(tier.regions[0], tier.regions[1] + 1)))
     centre = np.array([cam.width / 2, cam.height / 2])
     min_r = 0.08 * min(cam.width, cam.height)
+
+    def hour_of(s: Seen) -> int:
+        return clock_hour(clock_angle_deg(centre, (s.box[:2] + s.box[2:]) / 2))
 
     def ok(s: Seen) -> bool:
         tgt = (s.box[:2] + s.box[2:]) / 2
         a = clock_angle_deg(centre, tgt)
         return np.linalg.norm(tgt - centre) >= min_r and clock_margin_deg(a) >= tier.clock_margin_deg
 
-    targets = [s for s in chosen if ok(s)]
-    if len(chosen) < 2 or not targets:
+    targets = [s for s in seen if ok(s)]
+    if not targets:
         raise SynthError("no unambiguous clock target in view")
-    # pick the hour first (uniform over the hours on offer), so wide images do not favour 2/4/8/10 o'clock
-    hours = sorted({clock_hour(clock_angle_deg(centre, (s.box[:2] + s.box[2:]) / 2)) for s in targets})
-    hour = hours[int(rng.integers(len(hours)))]
-    targets = [s for s in targets if clock_hour(clock_angle_deg(centre, (s.box[:2] + s.box[2:]) / 2)) == hour]
+    # draw the answer hour uniformly first (redraw the view when it is not on offer): wide images would
+    # otherwise favour 2/4/8/10 o'clock and oblique ones the top half
+    hour = int(ctx.slot().integers(1, 13))
+    if hour not in {hour_of(s) for s in targets}:
+        raise SynthError(f"no unambiguous target at {hour} o'clock in view")
+    targets = [s for s in targets if hour_of(s) == hour]
     target = targets[int(rng.integers(len(targets)))]
+    k = int(rng.integers(tier.regions[0], tier.regions[1] + 1))
+    pad = np.array([-8.0, -8.0, 8.0, 8.0])
+    apart = [s for s in seen if s is not target and box_iou(s.box + pad, target.box + pad) == 0]
+    chosen = [target] + choose_disjoint(rng, apart, k - 1)
+    if len(chosen) < 2:
+        raise SynthError("fewer than 2 regions in view")
+    chosen = [chosen[i] for i in rng.permutation(len(chosen))]
     ids = region_ids(rng, len(chosen))
     regions = list(zip(ids, chosen))
     img, nz = render_view(scene, cam, rng, tier.nuisance)

@@ -1,0 +1,154 @@
+"""Raw-VLM baseline: each benchmark's own prompt sent to an OpenAI-compatible chat endpoint, images inline.
+
+Request: ``POST {base_url}/chat/completions`` with one user message whose content is the images (``image_url``
+parts holding ``data:<mime>;base64,…`` of the original file bytes, in the benchmark's order) followed by the prompt
+text; ``temperature`` 0. The reply's ``<think>…</think>`` block is stripped for the prediction (the runner keeps
+the raw reply). Transient failures (connection errors, timeouts, HTTP 408/409/429/5xx) are retried with
+exponential backoff; other HTTP errors raise :class:`VLMError` at once. Replies are cached on disk under
+``cache_dir`` keyed by sha256 of (endpoint model, generation parameters, prompt, sha256 of every image), so that a
+rerun or a resumed run costs nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import mimetypes
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.sample import Sample
+from benchmarks.solvers import Solution, prompt
+
+RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+DEFAULT_CACHE_DIR = Path(".cache") / "vlm"
+
+
+class VLMError(RuntimeError):
+    """The endpoint failed for good (non-retryable status, retries exhausted, or a malformed reply)."""
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex sha256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def cache_key(model: str, text: str, image_hashes: list[str], params: dict[str, Any]) -> str:
+    """sha256 over model, generation parameters, prompt and image hashes (order matters)."""
+    blob = json.dumps({"model": model, "params": params, "prompt": text, "images": image_hashes}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def image_part(path: str | Path) -> dict[str, Any]:
+    """An OpenAI ``image_url`` content part with the file inline as a base64 data URL."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"image not found: {p}")
+    mime = mimetypes.guess_type(p.name)[0] or "image/jpeg"
+    return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{base64.b64encode(p.read_bytes()).decode()}"}}
+
+
+def reply_text(body: Any) -> str:
+    """The text of ``choices[0].message.content`` (string or list of text parts); :class:`VLMError` otherwise."""
+    try:
+        content = body["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        raise VLMError(f"malformed chat completion reply: {str(body)[:200]}") from None
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return "" if content is None else str(content)
+
+
+class VLMSolver:
+    """Raw VLM baseline. ``base_url`` like ``http://host:8000/v1``; the API key comes from ``api_key_env`` (may be
+    unset for local servers). ``max_retries`` retries after the first try, sleeping ``backoff_s · 2^k`` seconds."""
+
+    name = "vlm"
+
+    def __init__(self, base_url: str | None = None, model: str | None = None, api_key_env: str = "OPENAI_API_KEY",
+                 cache_dir: str | Path | None = DEFAULT_CACHE_DIR, max_tokens: int = 1024, timeout_s: float = 120.0,
+                 max_retries: int = 4, backoff_s: float = 1.0) -> None:
+        if not (base_url and model):
+            raise ValueError("solver vlm needs --vlm-base-url and --vlm-model (an OpenAI-compatible endpoint)")
+        if max_retries < 0 or backoff_s < 0:
+            raise ValueError(f"max_retries and backoff_s must be >= 0, got {max_retries}, {backoff_s}")
+        import httpx
+
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = self.model_id = model
+        self.params = {"temperature": 0, "max_tokens": int(max_tokens)}
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.max_retries, self.backoff_s = int(max_retries), float(backoff_s)
+        key = os.environ.get(api_key_env)
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.client = httpx.Client(timeout=timeout_s, headers=headers)
+
+    def solve(self, sample: Sample) -> Solution:
+        """Send the sample's prompt and images; cached replies are returned without a request."""
+        text = prompt(sample)
+        t0 = time.perf_counter()
+        key = cache_key(self.model, text, [file_sha256(p) for p in sample.images], self.params)
+        cached = self._cache_get(key)
+        if cached is not None:
+            return Solution(raw=cached, timings={"total_s": round(time.perf_counter() - t0, 4)},
+                            extra={"cached": True, "attempts": 0})
+        payload = {"model": self.model, **self.params,
+                   "messages": [{"role": "user", "content": [*map(image_part, sample.images),
+                                                             {"type": "text", "text": text}]}]}
+        raw, attempts = self._post(payload)
+        self._cache_put(key, raw)
+        return Solution(raw=raw, timings={"total_s": round(time.perf_counter() - t0, 4)},
+                        extra={"cached": False, "attempts": attempts})
+
+    def _post(self, payload: dict) -> tuple[str, int]:
+        """(reply text, attempts used); retries transient failures with exponential backoff."""
+        import httpx
+
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                time.sleep(self.backoff_s * 2 ** (attempt - 1))
+            try:
+                resp = self.client.post(self.url, json=payload)
+            except (httpx.TransportError, httpx.TimeoutException) as exc:
+                last = f"{type(exc).__name__}: {exc}"
+                continue
+            if resp.status_code in RETRY_STATUS:
+                last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                continue
+            if resp.status_code >= 400:
+                raise VLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}")
+            try:
+                body = resp.json()
+            except ValueError:
+                raise VLMError(f"{self.url} answered non-JSON: {resp.text[:200]}") from None
+            return reply_text(body), attempt + 1
+        raise VLMError(f"{self.url}: gave up after {self.max_retries + 1} attempts (last: {last})")
+
+    def _cache_path(self, key: str) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.json"
+
+    def _cache_get(self, key: str) -> str | None:
+        path = self._cache_path(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            return str(json.loads(path.read_text(encoding="utf-8"))["reply"])
+        except (ValueError, KeyError, OSError):
+            return None  # a torn or foreign cache file: ask again (it is rewritten below)
+
+    def _cache_put(self, key: str, reply: str) -> None:
+        path = self._cache_path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"model": self.model, "reply": reply}), encoding="utf-8")
+        os.replace(tmp, path)  # atomic: concurrent workers never see half a file
