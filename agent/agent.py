@@ -129,10 +129,13 @@ class Agent:
         paths = check_images(images)
         t0 = time.perf_counter()
         if session is None:
-            async with self.session(paths) as s:
-                t_open = time.perf_counter() - t0
-                answer = await self._run(paths, question, task, annotate, s)
-                answer.timings["session_s"] = t_open
+            try:
+                async with self.session(paths) as s:
+                    t_open = time.perf_counter() - t0
+                    answer = await self._run(paths, question, task, annotate, s)
+                    answer.timings["session_s"] = t_open
+            except BaseExceptionGroup as group:  # the session's task group wraps our own errors
+                raise _unwrap(group) from None
         else:
             answer = await self._run(paths, question, task, annotate, session)
         answer.timings["total_s"] = time.perf_counter() - t0
@@ -166,6 +169,13 @@ class Agent:
         """The checkpointed states of a past run (oldest first): node by node values for inspection."""
         history = list(self.graph.get_state_history({"configurable": {"thread_id": run_id}}))
         return [dict(h.values) | {"next": list(h.next)} for h in reversed(history)]
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """The first non-group exception inside (nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def _to_answer(state: dict, tools: Any, run_id: str, wall_s: float) -> Answer:

@@ -9,7 +9,8 @@ import typer
 from agent import __version__
 
 # Modules that add subcommands (each defines ``register(app: typer.Typer) -> None`` and keeps heavy imports lazy).
-COMMAND_MODULES: tuple[str, ...] = ("benchmarks.synth.cli", "mcp_server.cli", "agent.cli_ask")
+COMMAND_MODULES: tuple[str, ...] = ("benchmarks.synth.cli", "mcp_server.cli", "agent.cli_ask",
+                                    "benchmarks.cli")
 
 app = typer.Typer(
     name="uav-agent",

@@ -39,7 +39,7 @@ class RunnerError(RuntimeError):
 
 @dataclass
 class RunStats:
-    """What one ``run`` did. ``wall_s`` covers solving only (not loading samples)."""
+    """What one ``run`` did. ``wall_s``: from the start of solving to the last row written (seconds)."""
 
     total: int
     skipped: int
@@ -247,6 +247,7 @@ def run(samples: Sequence[Sample], spec: SolverSpec, output: str | Path, *, work
     from tqdm import tqdm
 
     errors, t0 = 0, time.perf_counter()
+    t_last = t0  # wall time ends at the last row: a pool may wait on exit for tool threads that timed out
     bar = tqdm(total=len(todo), unit="sample", desc=f"{spec.name}", disable=not progress, smoothing=0.1)
     with out.open("a", encoding="utf-8") as fh, bar:
         for row in _ENGINES[engine](todo, spec, workers, address):
@@ -255,6 +256,7 @@ def run(samples: Sequence[Sample], spec: SolverSpec, output: str | Path, *, work
             fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
             fh.flush()
             errors += bool(row.get("error"))
+            t_last = time.perf_counter()
             bar.update(1)
             bar.set_postfix(errors=errors, refresh=False)
-    return RunStats(len(samples), len(samples) - len(todo), len(todo), errors, time.perf_counter() - t0)
+    return RunStats(len(samples), len(samples) - len(todo), len(todo), errors, t_last - t0)

@@ -60,8 +60,11 @@ def parse_conventions(question: str) -> Conventions:
     c.clockwise = not re.search(r"counter-?\s?clockwise|anti-?\s?clockwise", low)
     c.signed = bool(re.search(r"\bsigned\b|negative|\(-180|-180\b|left is negative|positive (to|for) the right", low))
     c.rounding = "floor" if re.search(r"\bfloor\b|round(ed)? down", low) else "nearest"
-    c.order = "farthest_first" if re.search(r"farthest|furthest|most distant|farthest first|far(thest)? to near", body) \
-        else "nearest_first"
+    m = re.search(r"from (?:the )?(nearest|closest|farthest|furthest)", body)
+    if m:
+        c.order = "nearest_first" if m.group(1) in ("nearest", "closest") else "farthest_first"
+    else:
+        c.order = "farthest_first" if re.search(r"farthest|furthest|most distant", body) else "nearest_first"
     m = re.search(r"(?:far|farthest|furthest|most|leftmost|rightmost)\s*(?:to the\s+)?(left|right)|\b(left|right)most\b", body)
     c.side = (m.group(1) or m.group(2)) if m else None
     c.want_all = bool(re.search(r"\b(rank|order|sort|list)\b|from (nearest|closest|farthest) to|all (the )?regions", body))
@@ -79,6 +82,8 @@ def parse_conventions(question: str) -> Conventions:
     c.altitude_m = _number(low, r"(?:altitude|height|flying|flies|flown)\D{0,20}?" + _NUM + r"\s*(?:m\b|meters|metres)")
     if c.altitude_m is None:
         c.altitude_m = _number(low, _NUM + r"\s*(?:m|meters|metres)\s+(?:altitude|high|above|up)")
+    if c.altitude_m is None:
+        c.altitude_m = _number(low, r"(?:from|at)\s+(?:an? )?(?:altitude |height )?(?:of )?" + _NUM + r"\s*(?:m|meters|metres)\b")
     pitch = _number(low, r"pitch(?:ed)?\D{0,12}?" + _NUM + r"\s*(?:°|deg|degrees)?")
     if pitch is None:
         down = _number(low, _NUM + r"\s*(?:°|deg|degrees)\s*(?:down|below the horizon)")

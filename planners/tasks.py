@@ -187,7 +187,6 @@ _BEDI = [
        ("BEDI:Action",), "low-level action sequence"),
 ]
 
-_O3D_OBJ = r"\bthe [a-z]+( [a-z]+){0,4}\b"
 _O3D = [
     _t("O3D_Allocentric_Size", "FREE_TEXT", "semantic_tools", True, (1, 1),
        [(r"bigger|larger|smaller|taller|shorter|wider|longer|narrower", 1.0), (r"\bthan\b|\bor\b", 0.3)],
@@ -226,7 +225,6 @@ _O3D = [
        ["How wide is the row of parked white vans?", "What is the height of the red brick building?"],
        ("Open3D-VQA:object_centric_size",), "width or height of a captioned object"),
 ]
-_ = _O3D_OBJ
 
 _AIRCOP_BASE = [(OPTIONS, 0.4), (UAVK, 0.4)]
 

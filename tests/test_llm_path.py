@@ -1,0 +1,126 @@
+"""The optional LLM path against a local OpenAI-compatible HTTP server that returns scripted replies.
+
+The server (started here, on 127.0.0.1) speaks ``POST /v1/chat/completions``, records every request and answers
+from a script, including tool calls. Tools come from the in-memory test MCP server of ``test_planner_graph``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
+
+from agent.agent import Agent
+from agent.config import Config
+from planners.llm import make_chat_model
+
+
+class ScriptedLLM:
+    """A tiny OpenAI-compatible chat server: each POST pops the next scripted reply."""
+
+    def __init__(self, replies: list[dict]) -> None:
+        self.replies, self.requests = list(replies), []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server API)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                msg = outer.replies.pop(0) if outer.replies else {"content": "script exhausted"}
+                reply = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body["model"],
+                         "choices": [{"index": 0, "message": {"role": "assistant", **msg},
+                                      "finish_reason": "tool_calls" if msg.get("tool_calls") else "stop"}],
+                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
+def tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
+    return {"content": None, "tool_calls": [{"id": call_id, "type": "function",
+                                             "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+
+@pytest.fixture
+def llm_server():
+    servers: list[ScriptedLLM] = []
+
+    def start(replies: list[dict]) -> ScriptedLLM:
+        servers.append(ScriptedLLM(replies))
+        return servers[-1]
+
+    yield start
+    for s in servers:
+        s.close()
+
+
+def llm_agent(server: ScriptedLLM, monkeypatch) -> Agent:
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-test")
+    cfg = Config(llm_base_url=server.url, llm_model="scripted", llm_api_key_env="TEST_LLM_KEY")
+    return Agent(cfg, use_embeddings=False)
+
+
+def test_unplaced_question_lets_the_llm_call_mcp_tools(llm_server, images, monkeypatch):
+    server = llm_server([tool_call("clock_direction", {"target": REGIONS[3], "image_size": [640, 480]}),
+                         {"content": "The box is at 3 o'clock from the image centre."}])
+    a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], "Wibble the frobnicator?")
+    assert not a.abstained and a.text == "The box is at 3 o'clock from the image centre."
+    assert a.understanding["method"] == "llm" and a.format == "FREE_TEXT"
+    assert [c["tool"] for c in a.trace] == ["clock_direction"] and a.trace[0]["args"]["target"] == REGIONS[3]
+    first, second = server.requests
+    assert first["auth"] == "Bearer sk-test"
+    offered = {t["function"]["name"] for t in first["body"]["tools"]}
+    assert {"read_regions", "clock_direction", "relative_pose"} <= offered
+    tool_msgs = [m for m in second["body"]["messages"] if m["role"] == "tool"]
+    assert json.loads(tool_msgs[0]["content"])["hour"] == 3  # the MCP tool's result went back to the model
+
+
+def test_image_aliases_are_resolved_for_tool_calls(llm_server, images, monkeypatch):
+    server = llm_server([tool_call("read_regions", {"image": "image_1"}), {"content": "Three regions."}])
+    a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], "Wibble the frobnicator?")
+    assert a.trace[0]["args"]["image"] == images[0] and a.text == "Three regions."
+
+
+def test_region_contents_are_judged_on_crops(llm_server, images, monkeypatch):
+    server = llm_server([{"content": "Yes."}, {"content": "No, it does not."}, {"content": "yes"}])
+    q = "Which regions in the image contain a parking lot? Answer with only the region labels."
+    a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], q)
+    assert a.text == "Region 3, 7" and a.format == "REGION_SET" and 0 < a.confidence < 1
+    assert len(server.requests) == 3  # one crop per region (3, 5, 7)
+    content = server.requests[0]["body"]["messages"][0]["content"]
+    assert "parking lot" in content[0]["text"] and content[1]["image_url"]["url"].startswith("data:image/jpeg")
+
+
+def test_unreadable_llm_reply_is_an_abstention(llm_server, images, monkeypatch):
+    server = llm_server([{"content": "I would rather talk about the weather."}])
+    a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:2],
+            "Standing where the ground photo was taken, which numbered arrow leads to the red region?")
+    assert a.abstained and "could not be read as DIRECTION_LABEL" in a.reason
+
+
+def test_semantic_text_answer(llm_server, images, monkeypatch):
+    server = llm_server([{"content": "A sports field with a few people."}])
+    a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], "Describe the scene below.")
+    assert (a.text, a.task, a.abstained) == ("A sports field with a few people.", "Scene_Description", False)
+
+
+def test_chat_model_needs_url_and_model():
+    assert make_chat_model(None, None) is None
+    with pytest.raises(ValueError, match="both a base URL"):
+        make_chat_model("http://127.0.0.1:1/v1", None)
