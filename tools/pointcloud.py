@@ -178,10 +178,7 @@ def clock_between(a: ObjectMeasure, b: ObjectMeasure, heading_deg: float = 0.0) 
 
 
 def _clock_hour(angle_deg: float) -> int:
-    """Angle clockwise from straight ahead → clock hour, 0 → 12. Local until ``tools.clock`` is available."""
-    try:
-        from tools.clock import clock_direction  # the project's single clock convention
-    except ImportError:
-        hour = round((angle_deg % 360.0) / 30.0) % 12
-        return 12 if hour == 0 else hour
-    return int(clock_direction(angle_deg))
+    """Angle clockwise from straight ahead → clock hour (nearest, 0 → 12), the project's one clock convention."""
+    from tools.clock import clock_from_angle
+
+    return clock_from_angle(angle_deg)
