@@ -142,3 +142,17 @@ def test_grid_location_uses_width_then_height() -> None:
         grid_location([0, 0, 1, 1], (0, 10))
     with pytest.raises(ToolError, match="out of order"):
         grid_location([5, 0, 1, 1], (10, 10))
+
+
+def test_loading_the_detector_keeps_pillow_errors_plain(tmp_path) -> None:
+    """ultralytics patches PIL.Image.open to pip-install a plugin on unknown files; we undo that (air-gapped)."""
+    from PIL import Image, UnidentifiedImageError
+
+    from agent.config import Config
+    from tools.detect import _load_model
+
+    _load_model(Config.from_env().resolved_yolo_weights())
+    bad = tmp_path / "not_an_image.png"
+    bad.write_bytes(b"this is text")
+    with pytest.raises(UnidentifiedImageError):
+        Image.open(bad)

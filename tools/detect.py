@@ -50,12 +50,28 @@ def _ensure_ultralytics_env() -> None:
         os.environ["YOLO_CONFIG_DIR"] = str(cfg_dir)
 
 
+def _undo_pil_patch() -> None:
+    """Restore Pillow's own ``Image.open``.
+
+    Importing ultralytics monkey-patches ``PIL.Image.open`` process-wide so that an unidentified file triggers a
+    pip install of pi-heif: on an air-gapped machine that turns every "not an image" error elsewhere in the
+    process (MCP server, loaders) into a ModuleNotFoundError.
+    """
+    from PIL import Image
+    from ultralytics.utils import patches
+
+    original = getattr(patches, "_image_open", None)
+    if original is not None and Image.open is not original:
+        Image.open = original
+
+
 @lru_cache(maxsize=4)
 def _load_model(weights: str) -> Any:
     """The YOLO model for a weights path, loaded once per process."""
     _ensure_ultralytics_env()
     from ultralytics import YOLO  # heavy: imported on first use only
 
+    _undo_pil_patch()
     try:
         return YOLO(weights, task="detect")
     except Exception as exc:  # corrupt file, wrong format ...
