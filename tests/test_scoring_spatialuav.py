@@ -12,7 +12,10 @@ from benchmarks.scoring.spatialuav import TASKS, answer_format, bbox_composite, 
 
 
 def test_registry_has_the_14_tasks_in_5_groups():
-    assert len(TASKS) == 14
+    official = {name for name, spec in TASKS.items() if spec.official}
+    assert len(official) == 14
+    assert set(TASKS) - official == {"BEDI_Clock"}  # generator-only task, scored with BEDI's clock rule
+    assert score_task("BEDI_Clock", "4 o'clock", "7 o'clock") == 0.5  # 1 − 3/6
     assert {s.group for s in TASKS.values()} == {"semantic", "spatial", "aerial-aerial", "aerial-ground", "motion"}
     assert TASKS["A2G_Path_Planning"].group == "aerial-ground"
     assert TASKS["Distance_Comparison"].group == "spatial"

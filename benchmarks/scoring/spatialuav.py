@@ -30,6 +30,7 @@ class TaskSpec:
     group: str  # semantic | spatial | aerial-aerial | aerial-ground | motion
     rule: str  # region_set | region_list | first_int | option | pairs | object_matching | camera | judge
     answer_format: str | None
+    official: bool = True  # False: a task our generator adds in SpatialUAV's record format (not in the paper)
 
 
 TASKS: dict[str, TaskSpec] = {
@@ -49,7 +50,7 @@ TASKS: dict[str, TaskSpec] = {
     "Motion_Understanding": TaskSpec("motion", "judge", "free_text"),
     # Not a SpatialUAV task: BEDI-style clock questions rendered by our generator (benchmarks/synth), scored with
     # BEDI's partial-credit clock rule.
-    "BEDI_Clock": TaskSpec("spatial", "bedi_clock", "clock_direction"),
+    "BEDI_Clock": TaskSpec("spatial", "bedi_clock", "clock_direction", official=False),
 }
 
 
