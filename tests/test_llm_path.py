@@ -7,49 +7,14 @@ from a script, including tool calls. Tools come from the in-memory test MCP serv
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from fake_openai import FakeChatServer
 from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
 
 from agent.agent import Agent
 from agent.config import Config
 from planners.llm import make_chat_model
-
-
-class ScriptedLLM:
-    """A tiny OpenAI-compatible chat server: each POST pops the next scripted reply."""
-
-    def __init__(self, replies: list[dict]) -> None:
-        self.replies, self.requests = list(replies), []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server API)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-                msg = outer.replies.pop(0) if outer.replies else {"content": "script exhausted"}
-                reply = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body["model"],
-                         "choices": [{"index": 0, "message": {"role": "assistant", **msg},
-                                      "finish_reason": "tool_calls" if msg.get("tool_calls") else "stop"}],
-                         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
 
 
 def tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
@@ -59,10 +24,10 @@ def tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
 
 @pytest.fixture
 def llm_server():
-    servers: list[ScriptedLLM] = []
+    servers: list[FakeChatServer] = []
 
-    def start(replies: list[dict]) -> ScriptedLLM:
-        servers.append(ScriptedLLM(replies))
+    def start(replies: list[dict]) -> FakeChatServer:
+        servers.append(FakeChatServer(replies).start())
         return servers[-1]
 
     yield start
@@ -70,7 +35,7 @@ def llm_server():
         s.close()
 
 
-def llm_agent(server: ScriptedLLM, monkeypatch) -> Agent:
+def llm_agent(server: FakeChatServer, monkeypatch) -> Agent:
     monkeypatch.setenv("TEST_LLM_KEY", "sk-test")
     cfg = Config(llm_base_url=server.url, llm_model="scripted", llm_api_key_env="TEST_LLM_KEY")
     return Agent(cfg, use_embeddings=False)

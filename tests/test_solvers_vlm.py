@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import base64
-import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from fake_openai import FakeChatServer
 from PIL import Image
 
 from benchmarks.runner import read_rows, run
@@ -17,37 +14,9 @@ from benchmarks.solvers import SolverSpec
 from benchmarks.solvers.vlm import VLMError, VLMSolver
 
 
-class FakeEndpoint:
-    """``/v1/chat/completions``: records every request; replies from ``script`` (status, body) then ``default``."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict] = []
-        self.script: list[tuple[int, object]] = []
-        self.default: tuple[int, object] = (200, "<think>The car is left of the tree.</think>B")
-        self.delay_s = 0.0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server API)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-                time.sleep(outer.delay_s)
-                status, reply = outer.script.pop(0) if outer.script else outer.default
-                payload = {"choices": [{"message": {"role": "assistant", "content": reply}}]} if status == 200 \
-                    else {"error": str(reply)}
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+def FakeEndpoint() -> FakeChatServer:  # noqa: N802 (kept for the tests that import it)
+    """The chat server with this file's default reply (a think block, then the letter)."""
+    return FakeChatServer(default=(200, "<think>The car is left of the tree.</think>B"))
 
 
 @pytest.fixture
