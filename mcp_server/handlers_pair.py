@@ -13,7 +13,7 @@ from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, Pi
                                  ToolOutput, check_box, register)
 from tools.common import to_jsonable
 
-MatchMethod = Literal["auto", "sift", "orb", "aliked", "disk"]
+MatchMethod = Literal["auto", "sift", "orb", "aliked", "aliked_rot", "disk"]
 POSE_FIELDS = ("heading_deg", "heading_signed_deg", "translation_m", "horizontal_m", "bearing_deg", "clock",
                "scale_known", "units", "n_inliers", "residual_px", "heading_uncertainty_deg", "confident", "reason")  # fmt: skip
 
@@ -148,6 +148,38 @@ def associate_regions(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, re
     if annotate:
         pic = draw.side_by_side(draw.boxes(a.rgb, [(str(i), bx) for i, bx in ra]),
                                 draw.boxes(b.rgb, [(str(i), bx) for i, bx in rb]))[0]  # fmt: skip
+    return ToolOutput(data, pic)
+
+
+class VisibilityResult(Result):
+    regions: list[dict[str, Any]]
+    not_visible: list[int]
+    match_confidence: float
+    confident: bool
+    reason: str | None
+
+
+@register("region_visibility", """Which numbered regions of image A cannot be seen in image B: a region is not
+    visible when its box (mapped by the matched homography) falls mostly outside B, or when B shows other content
+    there (low correlation of the warped A patch with B: hidden under something). Regions are read from the
+    drawn overlays when not given. For Occlusion Removal questions.""", images=("image_a", "image_b"),
+          result=VisibilityResult)  # fmt: skip
+def region_visibility(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
+                      regions_a: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+    from tools.association import region_visibility as visibility
+
+    a, b = ctx.image(image_a), ctx.image(image_b)
+    ra = _regions(a, regions_a)
+    res = _match(ctx, a, b)
+    ok = bool(res.confident and res.H is not None and ra)
+    vis = visibility(a.rgb, b.rgb, ra, res.H) if ok else []
+    reason = res.reason if not res.confident else (None if ra else "no regions found in image a")
+    data = {"regions": [to_jsonable(v) for v in vis], "not_visible": sorted(int(v.id) for v in vis if not v.visible),
+            "match_confidence": res.confidence, "confident": ok, "reason": reason}
+    pic = None
+    if annotate:
+        marks = [(f"{v.id} {'seen' if v.visible else 'not seen'}", bx) for v, (_, bx) in zip(vis, ra)]
+        pic = draw.boxes(a.rgb, marks or [(str(i), bx) for i, bx in ra])
     return ToolOutput(data, pic)
 
 

@@ -194,13 +194,15 @@ def measure_objects(ctx: ToolContext, image: ImageArg, boxes: list[Box], altitud
 
 
 class QualityResult(Result):
-    score: float
+    score: int
     labels: list[str]
     indicators: dict[str, Any]
+    thresholds: dict[str, float]
 
 
-@register("image_quality", """Image quality assessment for degraded drone imagery: an overall score in [0, 1], labels
-    of detected problems (noise, blur, low light, overexposure, fog, occlusion ...) and the raw indicators. Use
+@register("image_quality", """Image quality assessment for degraded drone imagery: an overall score from 1 (unusable) to
+    5 (no degradation found), labels of detected problems (blur, noise, low_light, overexposure, fog, occlusion),
+    the raw indicators and the thresholds they were compared with. Use
     for perception-assessment questions (which view is usable, why).""", result=QualityResult)  # fmt: skip
 def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
     from tools.quality import assess_quality
@@ -210,7 +212,7 @@ def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = Fal
     pic = None
     if annotate:  # the verdict written on the image
         pic = img.rgb.copy()
-        draw.label(pic, f"quality {data['score']:.2f}: {', '.join(data['labels']) or 'no problem found'}", (4, 4),
+        draw.label(pic, f"quality {data['score']}/5: {', '.join(data['labels']) or 'no problem found'}", (4, 4),
                    draw.PALETTE[3])  # fmt: skip
     return ToolOutput(data, pic)
 

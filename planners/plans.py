@@ -94,10 +94,36 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     r = await ctx.call("rank_by_distance", image=ctx.images[0],
                        regions=[{"id": i, "bbox": regions[i]["bbox"]} for i in ids], altitude_m=conv.altitude_m,
                        pitch_deg=conv.pitch_deg, focal_px=conv.focal_px, order=conv.order)
+    if not r.get("confident", True) and conv.pitch_deg is None and "pitch_deg" in r.get("assumed", []):
+        return await _rank_pitch_sweep(ctx, u, regions, ids, conf)
     if not r.get("confident", True):
         return undecided(f"distance ranking not decided: {r.get('reason')}")
     order = [int(i) for i in r["order"]]
     return found({"ids": order if conv.want_all else order[:1]}, conf, r.get("reason"))
+
+
+# Plausible gimbal pitches of a drone photo (degrees, −90 = nadir): used when the question states none.
+PITCH_SWEEP_DEG = (-30.0, -45.0, -60.0, -75.0, -90.0)
+ASSUMED_PITCH_CONFIDENCE = 0.5  # an answer that holds for every plausible pitch, but rests on no measured pitch
+
+
+async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
+                            conf: float) -> Evidence:
+    """Rank under every pitch of :data:`PITCH_SWEEP_DEG`; answer only when the asked part of the order (the
+    whole order, or its first id) is the same for all of them, else abstain (the answer depends on the pitch)."""
+    conv = u.conventions
+    asked = set()
+    order: list[int] = []
+    for pitch in PITCH_SWEEP_DEG:
+        r = await ctx.call("rank_by_distance", image=ctx.images[0],
+                           regions=[{"id": i, "bbox": regions[i]["bbox"]} for i in ids], altitude_m=conv.altitude_m,
+                           pitch_deg=pitch, focal_px=conv.focal_px, order=conv.order)
+        order = [int(i) for i in r["order"]]
+        asked.add(tuple(order if conv.want_all else order[:1]))
+    if len(asked) != 1:
+        return undecided(f"camera pitch unknown and the ranking changes with it over {PITCH_SWEEP_DEG} deg")
+    return found({"ids": list(asked.pop())}, min(conf, ASSUMED_PITCH_CONFIDENCE),
+                 f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
 
 
 # --- pairs ------------------------------------------------------------------------------------------------------
@@ -142,16 +168,14 @@ async def associate_pairs(ctx: ToolContext, u: Understanding) -> Evidence:
 
 
 async def occlusion(ctx: ToolContext, u: Understanding) -> Evidence:
-    """Regions of image 2 with no counterpart in image 1 (the occluder is seen in image 2 only)."""
-    r = await ctx.call("associate_regions", image_a=ctx.images[0], image_b=ctx.images[1])
+    """Regions of image 1 that image 2 does not show (outside its view, or hidden under something)."""
+    r = await ctx.call("region_visibility", image_a=ctx.images[0], image_b=ctx.images[1])
     if not r.get("confident", False):
-        return undecided(f"region association not decided: {r.get('reason')}")
-    asks_image1 = "image 1" in u.conventions.format_instruction if u.conventions.format_instruction else False
-    only = [int(i) for i in (r.get("only_in_a") if asks_image1 else r.get("only_in_b")) or []]
-    if len(only) != 1:
-        return undecided(f"{len(only)} candidate regions without a counterpart in the other view; need exactly one")
-    return found({"ids": tuple(only)}, 0.5 * float(r.get("match_confidence", 1.0)),
-                 "inferred from association: the only region without a counterpart")
+        return undecided(f"region visibility not decided: {r.get('reason')}")
+    hidden = tuple(int(i) for i in r.get("not_visible", []))
+    if not hidden:
+        return undecided("every region of image 1 appears in image 2; the question expects at least one that does not")
+    return found({"ids": hidden}, float(r.get("match_confidence", 1.0)))
 
 
 async def match_object(ctx: ToolContext, u: Understanding) -> Evidence:
@@ -214,7 +238,7 @@ async def ego_motion(ctx: ToolContext, u: Understanding) -> Evidence:
 async def quality(ctx: ToolContext, u: Understanding) -> Evidence:
     r = await ctx.call("image_quality", image=ctx.images[0])
     labels = r.get("labels") or ["no degradation found"]
-    return found({"text": f"quality score {float(r['score']):.2f}: {', '.join(map(str, labels))}"}, 0.8)
+    return found({"text": f"quality score {r['score']}/5 (5 = clean): {', '.join(map(str, labels))}"}, 0.8)
 
 
 async def _person_count(ctx: ToolContext, index: int, label: str | None) -> tuple[int | None, str | None]:
@@ -290,7 +314,7 @@ PLANS: dict[str, Plan] = {p.name: p for p in (
     Plan("rank", ("read_regions", "rank_by_distance | clock_direction per region"), (rank_strategy,)),
     Plan("pose", ("relative_pose", "pose_from_metadata (fallback)"), (pose_images, pose_metadata)),
     Plan("associate_pairs", ("associate_regions",), (associate_pairs,)),
-    Plan("occlusion", ("associate_regions",), (occlusion,)),
+    Plan("occlusion", ("region_visibility",), (occlusion,)),
     Plan("match_object", ("read_regions(image 1)", "transfer_box | associate_regions"), (match_object,)),
     Plan("rank_views", ("rank_candidate_views",), (rank_views,)),
     Plan("ego_motion", ("ego_motion",), (ego_motion,)),

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
-from tools.association import (associate_regions, rank_candidate_views, transfer_box, view_overlap,
+from tools.association import (associate_regions, patch_ncc, rank_candidate_views, region_visibility, transfer_box,
+                               view_overlap,
                                visible_in)
 from tools.common import ToolError, load_image
 from tools.matching import match_views
@@ -124,3 +125,43 @@ def test_rank_candidate_views_picks_the_overlapping_one(scene, shared_data: Path
     ranking = rank_candidate_views(render(tex, ca)[0], candidates, method="sift")
     assert ranking[0].candidate_index == 1 and ranking[0].confident
     assert not any(s.confident for s in ranking[1:])
+
+
+def test_patch_ncc_basics() -> None:
+    rng = np.random.default_rng(1)
+    p = rng.uniform(0, 255, (12, 12))
+    assert patch_ncc(p, 2 * p + 7) == pytest.approx(1.0)
+    assert patch_ncc(p, -p) == pytest.approx(-1.0)
+    assert patch_ncc(p, np.full_like(p, 5.0)) == 0.0  # flat patch: no evidence either way
+
+
+def test_region_visibility_outside_hidden_and_seen(scene, shared_data: Path) -> None:
+    """Truth by construction: the tree boxes' positions in b come from the cameras; one visible tree is covered in
+    b by a patch of b's own ground copied from elsewhere (as an occluder), one tree lies outside b's frame."""
+    tex, ca, cb = scene
+    ia, ib = render(tex, ca)[0], render(tex, cb)[0].copy()
+    boxes = _tree_boxes(shared_data / f"{YELL}.xml")
+    in_a, in_b = _boxes_in_view(tex, ca, boxes), _boxes_in_view(tex, cb, boxes)
+    big = lambda d: [k for k, v in d.items() if (v[2] - v[0]) >= 20 and (v[3] - v[1]) >= 20]  # noqa: E731
+    shared = sorted(set(big(in_a)) & set(big(in_b)))
+    outside = [k for k in big(in_a) if k not in in_b]
+    H_true = cb.ground_to_image() @ np.linalg.inv(ca.ground_to_image())
+    outside = [k for k in outside if visible_in(in_a[k], H_true, (cb.width, cb.height)) == 0.0]
+    assert len(shared) >= 2 and outside, "scene must hold shared and unseen trees"
+    hidden, seen = shared[0], shared[1]
+    x1, y1, x2, y2 = (int(round(v)) for v in in_b[hidden])
+    h, w = y2 - y1, x2 - x1
+    sx, sy = (0, 0) if x1 > cb.width // 2 else (cb.width - w, cb.height - h)  # a far corner of b, same size
+    ib[y1:y2, x1:x2] = np.rot90(ib[sy:sy + h, sx:sx + w], 2)
+    r = match_views(ia, ib, method="sift")
+    assert r.confident
+    vis = {v.id: v for v in region_visibility(ia, ib, [(k, in_a[k]) for k in (hidden, seen, outside[0])], r.H)}
+    assert vis[seen].visible and vis[seen].content_ncc > 0.6
+    assert not vis[hidden].visible and vis[hidden].visible_fraction > 0.9
+    assert not vis[outside[0]].visible and vis[outside[0]].visible_fraction < 0.5
+
+
+def test_region_visibility_rejects_bad_homography() -> None:
+    img = np.zeros((20, 20, 3), np.uint8)
+    with pytest.raises(ToolError):
+        region_visibility(img, img, [(1, [1, 1, 5, 5])], None)

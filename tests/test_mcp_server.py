@@ -283,7 +283,6 @@ def test_clock_direction_image_plane_convention(scene):
 
 
 def test_image_quality_ranks_a_degraded_copy_lower(scene):
-    pytest.importorskip("tools.quality", reason="tools/quality.py not written yet")
     root = scene["root"]
     a = cv2.imread(str(root / "a.png"))
     degraded = (cv2.GaussianBlur(a, (0, 0), 6) * 0.25).astype(np.uint8)  # strong blur and 4x darker

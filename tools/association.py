@@ -172,3 +172,74 @@ def rank_candidate_views(query: Image, candidates: Sequence[Image], *, method: s
     scores = [view_overlap(query, c, method=method, max_side=max_side, config=config, candidate_index=i)
               for i, c in enumerate(candidates)]
     return sorted(scores, key=lambda s: (s.confident, s.score, s.match_confidence), reverse=True)
+
+
+# ---- visibility of image a's regions in image b -------------------------------------------------------------
+MIN_VISIBLE = 0.5  # a region whose warped box is less than half inside image b is "outside its view"
+MIN_CONTENT_NCC = 0.4  # warped a-patch vs b-patch correlation below this: b shows something else (dev seed 7: visible ≥ 0.37, hidden ≤ 0.50)
+INNER_MARGIN = 0.15  # share of the box trimmed on each side before comparing (drawn box outlines, labels)
+SEARCH_PX = 4  # ± shift searched when correlating patches (residual misregistration, px of b)
+MIN_PATCH_PX = 6  # a compared patch must be at least this many pixels on each side
+
+
+@dataclass
+class RegionVisibility:
+    """Whether one region of image a can be seen in image b."""
+
+    id: Hashable
+    visible_fraction: float  # share of the warped box inside image b (0..1)
+    content_ncc: float | None  # normalised cross-correlation of warped a-patch and b-patch (None when not compared)
+    visible: bool
+
+
+def patch_ncc(p: np.ndarray, q: np.ndarray) -> float:
+    """Zero-mean normalised cross-correlation (−1..1) of two same-shape grey patches; 0 for a flat patch."""
+    p, q = p.astype(float).ravel(), q.astype(float).ravel()
+    p, q = p - p.mean(), q - q.mean()
+    den = float(np.sqrt((p @ p) * (q @ q)))
+    return float(p @ q / den) if den > 1e-9 else 0.0
+
+
+def shifted_ncc(template: np.ndarray, image: np.ndarray, top_left: tuple[int, int], search_px: int) -> float:
+    """Best NCC of ``template`` placed in ``image`` within ±``search_px`` of ``top_left`` (x, y): absorbs the
+    few-pixel misregistration a ground-plane homography leaves on relief (trees, buildings)."""
+    x, y = top_left
+    h, w = template.shape[:2]
+    x0, y0 = max(0, x - search_px), max(0, y - search_px)
+    x1, y1 = min(image.shape[1], x + w + search_px), min(image.shape[0], y + h + search_px)
+    window = image[y0:y1, x0:x1]
+    if window.shape[0] < h or window.shape[1] < w or float(template.std()) < 1e-6:
+        return 0.0
+    return float(cv2.matchTemplate(window.astype(np.float32), template.astype(np.float32), cv2.TM_CCOEFF_NORMED).max())
+
+
+def _inner(box: np.ndarray, margin: float) -> np.ndarray:
+    w, h = box[2] - box[0], box[3] - box[1]
+    return box + np.array([margin * w, margin * h, -margin * w, -margin * h])
+
+
+def region_visibility(image_a: np.ndarray, image_b: np.ndarray, regions_a: Sequence[tuple[Hashable, Box]],
+                      H: np.ndarray) -> list[RegionVisibility]:
+    """For each ``(id, box)`` of image a: is it inside image b (``visible_in`` ≥ ``MIN_VISIBLE``) and does image b
+    show the same content there? Content is compared in b's frame: image a is warped by ``H`` and the grey
+    patches inside the transferred box (trimmed by ``INNER_MARGIN``) are correlated; below ``MIN_CONTENT_NCC`` the
+    region is hidden (something else covers it). Both images are RGB uint8 (H, W, 3)."""
+    H = _check_H(H)
+    hb, wb = image_b.shape[:2]
+    ga = cv2.GaussianBlur(cv2.cvtColor(image_a, cv2.COLOR_RGB2GRAY), (0, 0), 1.0)
+    gb = cv2.GaussianBlur(cv2.cvtColor(image_b, cv2.COLOR_RGB2GRAY), (0, 0), 1.0)
+    warped = cv2.warpPerspective(ga, H, (wb, hb), flags=cv2.INTER_LINEAR, borderValue=0)
+    valid = cv2.warpPerspective(np.ones_like(ga), H, (wb, hb), flags=cv2.INTER_NEAREST, borderValue=0)
+    out = []
+    for rid, box in regions_a:
+        frac = visible_in(box, H, (wb, hb))
+        moved = transfer_box(_inner(_check_box(box), INNER_MARGIN), H, (wb, hb)) if frac > 0 else None
+        ncc = None
+        if moved is not None:
+            x1, y1, x2, y2 = (int(round(v)) for v in moved)
+            if x2 - x1 >= MIN_PATCH_PX and y2 - y1 >= MIN_PATCH_PX:
+                if valid[y1:y2, x1:x2].all():
+                    ncc = shifted_ncc(warped[y1:y2, x1:x2], gb, (x1, y1), SEARCH_PX)
+        seen = frac >= MIN_VISIBLE and (ncc is None or ncc >= MIN_CONTENT_NCC)
+        out.append(RegionVisibility(rid, frac, ncc, bool(seen)))
+    return out

@@ -20,6 +20,8 @@ from agent.config import Config, MissingWeightsError
 LEARNED_METHODS: dict[str, tuple[str, str]] = {
     # method: (extractor weights file, LightGlue weights file)
     "aliked": ("aliked-n16.pth", "aliked_lightglue.pth"),
+    # ALIKED trained with rotation augmentation: same architecture and LightGlue, robust to in-plane rotation
+    "aliked_rot": ("aliked-n16rot.pth", "aliked_lightglue.pth"),
     "disk": ("disk-depth-save.pth", "disk_lightglue.pth"),
 }
 MAX_KEYPOINTS = 1024  # per image; LightGlue cost grows ~quadratically with it (2 CPU cores)
@@ -72,7 +74,7 @@ def build_matcher(method: str, weights_dir: str | None, *, random_init: bool = F
     if method not in LEARNED_METHODS:
         raise ValueError(f"unknown learned method {method!r}; choose from {sorted(LEARNED_METHODS)}")
     torch.set_num_threads(2)
-    if method == "aliked":
+    if method in ("aliked", "aliked_rot"):
         extractor = ALIKED(model_name="aliked-n16", max_num_keypoints=MAX_KEYPOINTS, detection_threshold=-1)
     else:
         extractor = DISK(desc_dim=128)
@@ -104,7 +106,7 @@ def _extract(m: LearnedMatcher, rgb: np.ndarray) -> tuple[Any, Any]:
     import torch
 
     t = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1)[None].float() / 255.0
-    if m.method == "aliked":
+    if m.method in ("aliked", "aliked_rot"):
         f = m.extractor(t)[0]
     else:
         f = m.extractor(t, n=MAX_KEYPOINTS, pad_if_not_divisible=True)[0]

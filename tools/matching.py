@@ -30,12 +30,13 @@ from scipy.special import gammaln
 from agent.config import Config
 from tools.common import ToolError, load_image, to_gray
 
-METHODS = ("auto", "sift", "orb", "aliked", "disk")
+METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
+LEARNED = ("aliked", "aliked_rot", "disk")
 MODELS = ("homography", "fundamental", "essential")
 RATIO_TEST = 0.8  # Lowe's ratio for SIFT/ORB nearest neighbours
 SIFT_FEATURES = 4000
 ORB_FEATURES = 5000
-LEARNED_MAX_SIDE = 768  # learned extractors are ~10x slower than SIFT per pixel on 2 CPU cores
+LEARNED_MAX_SIDE = 640  # learned extractors are ~10x slower than SIFT per pixel on 2 CPU cores (ALIKED ≈ 3 s per 768 px image there)
 INLIER_TOL_WORK_PX = 2.5  # MAGSAC threshold in pixels of the downscaled working image
 MIN_MATCHES = 8  # fewer tentative matches cannot support a fit
 MIN_INLIERS = 15  # below this no answer is "confident" whatever the statistics say
@@ -139,7 +140,7 @@ def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config:
                timings: dict[str, float]) -> tuple[np.ndarray, np.ndarray, float]:
     """Tentative matches in full-res pixels and the working-to-full scale of image b's tolerance."""
     t0 = time.perf_counter()
-    if method in ("aliked", "disk"):
+    if method in LEARNED:
         from tools.matchers_learned import get_matcher, match_learned
 
         matcher = get_matcher(method, config)
@@ -148,7 +149,7 @@ def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config:
         max_side = min(max_side, LEARNED_MAX_SIDE)
     wa, sa = downscale(a, max_side)
     wb, sb = downscale(b, max_side)
-    if method in ("aliked", "disk"):
+    if method in LEARNED:
         pa, pb = match_learned(matcher, wa, wb)
     else:
         pa, pb = _classical_matches(method, wa, wb)

@@ -32,11 +32,13 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
+from tools.regions_lines import MIN_RUN, find_rectangles, iou
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
-MIN_RUN = 10                  # px, shortest straight run kept as an edge piece
-MAX_LINE = 10                 # px, thicker than this is a filled blob, not a line
-SIDE_COVER = 0.75             # share of each side that must be drawn
+CORE_SAT = 200               # near-pure overlay pixels that define the overlay hues
+CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
+HUE_TOL = 8                  # OpenCV hue units (2 degrees each) around an overlay hue
+MAX_COLOURS = 6              # most overlay colours looked at in one image
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 _WHITELIST = "Region0123456789 "
 _NUMBER = re.compile(r"\d+")
@@ -54,172 +56,44 @@ class Region:
     confidence: float = 1.0
 
 
-@dataclasses.dataclass
-class _Line:
-    pos: float                                  # centre across the line (y if horizontal, x if vertical), px
-    thick: float                                # thickness, px
-    spans: list[tuple[float, float]]            # extents along the line of its straight pieces, px
-
-    def runs_on(self, a: float, b: float, tol: float) -> bool:
-        """True when a piece overlapping [a, b] continues more than ``tol`` px beyond either end."""
-        return any(lo < b and hi > a and (lo < a - tol or hi > b + tol) for lo, hi in self.spans)
-
-
 # ----------------------------------------------------------------------------------------------- geometry
 def overlay_mask(rgb: np.ndarray) -> np.ndarray:
-    """Boolean mask of overlay-coloured pixels (saturated and bright)."""
+    """Boolean mask of overlay-coloured pixels (saturated and bright), all colours together."""
     hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
     return (hsv[..., 1] >= SAT_MIN) & (hsv[..., 2] >= VAL_MIN)
 
 
-def _line_pieces(mask: np.ndarray, horizontal: bool) -> list[_Line]:
-    """Straight runs (>= MIN_RUN px long, <= MAX_LINE px thick): centre, thickness and extent."""
-    kernel = np.ones((1, MIN_RUN) if horizontal else (MIN_RUN, 1), np.uint8)
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
-    out = []
-    for i in range(1, n):
-        x, y, w, h, _ = stats[i]
-        length, thick = (w, h) if horizontal else (h, w)
-        if length >= MIN_RUN and thick <= MAX_LINE:
-            lo = float(x if horizontal else y)
-            out.append(_Line(float(cents[i][1] if horizontal else cents[i][0]), float(thick), [(lo, lo + length - 1)]))
-    return out
+def overlay_hues(hsv: np.ndarray) -> list[int]:
+    """OpenCV hues (0..179) of the overlay colours: peaks of the hue histogram of near-pure pixels
+    (S >= CORE_SAT), each with >= CORE_MIN pixels, at least 2 * HUE_TOL apart (circular)."""
+    core = (hsv[..., 1] >= CORE_SAT) & (hsv[..., 2] >= VAL_MIN)
+    hist = np.bincount(hsv[..., 0][core].ravel(), minlength=180)[:180].astype(float)
+    hues: list[int] = []
+    while len(hues) < MAX_COLOURS:
+        h = int(np.argmax(hist))
+        if hist[h] < CORE_MIN:
+            break
+        hues.append(h)
+        d = np.abs((np.arange(180) - h + 90) % 180 - 90)
+        hist[d <= 2 * HUE_TOL] = 0
+    return hues
 
 
-def _cluster(lines: list[_Line], tol: float = 1.5) -> list[_Line]:
-    """Merge pieces of one line (same centre within ``tol`` px), keeping every piece's extent."""
-    out: list[_Line] = []
-    for ln in sorted(lines, key=lambda l: l.pos):
-        if out and ln.pos - out[-1].pos <= tol:
-            last = out[-1]
-            out[-1] = _Line((last.pos + ln.pos) / 2, max(last.thick, ln.thick), last.spans + ln.spans)
-        else:
-            out.append(ln)
-    return out
+def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
+    """One boolean mask per overlay colour: saturated, bright pixels within HUE_TOL of an overlay hue.
 
-
-def _band_cumsum(mask: np.ndarray, lines: list[_Line], horizontal: bool) -> np.ndarray:
-    """(n_lines, L + 1) cumulative sums of the mask along each line, OR-ed over a ±1 px band."""
-    m = mask if horizontal else mask.T
-    n = m.shape[0]
-    rows = []
-    for ln in lines:
-        c = int(round(ln.pos))
-        rows.append(m[max(0, c - 1):min(n, c + 2)].any(axis=0))
-    arr = np.array(rows, dtype=np.int32).reshape(len(lines), m.shape[1])
-    return np.concatenate([np.zeros((len(lines), 1), np.int32), np.cumsum(arr, axis=1)], axis=1)
-
-
-def _cover(cs: np.ndarray, a: float, b: float) -> np.ndarray:
-    """Share of pixels set in [a, b) along each row of cumulative sums ``cs`` (clipped to the image)."""
-    n = cs.shape[-1] - 1
-    ia, ib = int(np.clip(round(a), 0, n)), int(np.clip(round(b), 0, n))
-    if ib <= ia:
-        return np.zeros(cs.shape[0])
-    return (cs[:, ib] - cs[:, ia]) / (ib - ia)
-
-
-def _filled_blobs(u8: np.ndarray) -> np.ndarray:
-    """Filled label backgrounds: areas >= MAX_LINE + 1 px thick once text holes are closed, and >= 60 %
-    drawn (coloured-stroke text is sparser and stays, so that box edges next to it are kept)."""
-    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    solid = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, MAX_LINE + 1), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
-    if n <= 1:
-        return solid
-    drawn = np.bincount(labels.ravel(), weights=u8.ravel(), minlength=n)
-    keep = np.zeros(n, np.uint8)
-    keep[1:] = (drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1)) >= 0.6
-    return keep[labels]
-
-
-def _find_rectangles(mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
-    """Axis-aligned drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px)."""
-    u8 = mask.astype(np.uint8)
-    thin = u8 & ~cv2.dilate(_filled_blobs(u8), np.ones((3, 3), np.uint8)) & 1  # label backgrounds removed
-    ys = _cluster(_line_pieces(thin, True))
-    xs = _cluster(_line_pieces(thin, False))
-    if len(xs) < 2 or len(ys) < 2:
-        return []
-    ch, cv = _band_cumsum(mask, ys, True), _band_cumsum(mask, xs, False)
-    ypos = np.array([l.pos for l in ys])
-    found: list[tuple[list[float], float]] = []
-    for i, left in enumerate(xs):
-        for right in xs[i + 1:]:
-            if right.pos - left.pos < min_side:
-                continue
-            ok = _rect_checks(ch, cv, ys, ypos, left, right, xs.index(left), xs.index(right), min_side)
-            for t, b in ok:
-                thick = float(np.median([left.thick, right.thick, ys[t].thick, ys[b].thick]))
-                box = [left.pos, ys[t].pos, right.pos, ys[b].pos]
-                if not _is_filled(mask, box, thick):
-                    found.append((box, thick))
-    return found
-
-
-def _rect_checks(ch, cv, ys, ypos, left, right, il, ir, min_side) -> list[tuple[int, int]]:
-    """Index pairs (top, bottom) of horizontal lines closing a rectangle with vertical lines il, ir.
-
-    A side must be drawn over >= SIDE_COVER of its length, each corner must be drawn, and no straight
-    piece along a side may run on past a corner (that would be a T-junction or a crossing: an edge of some
-    other box or a letter stroke, not a corner of this box).
+    Splitting by hue keeps sunlit vegetation (saturated, but spread over yellow-green hues and rarely near
+    S = 255) from drowning the outlines, and keeps boxes of different colours apart.
     """
-    xa, xb = left.pos, right.pos
-    c = 2 * max(left.thick, right.thick) + 3
-    good_h = ((_cover(ch, xa, xb) >= SIDE_COVER) & (_cover(ch, xa - 1, xa + c) >= 0.7)
-              & (_cover(ch, xb - c, xb + 1) >= 0.7))
-    cand = np.flatnonzero(good_h)
-    if len(cand) < 2:
-        return []
-    n = cv.shape[1] - 1
-    yi = np.clip(np.round(ypos[cand]).astype(int), 0, n)
-    lr = cv[[il, ir]]                                             # (2, H + 1)
-    vals = lr[:, yi]                                              # (2, k)
-    span = np.maximum(yi[None, :] - yi[:, None], 1)               # (k, k): top index, bottom index
-    side_ok = ((vals[:, None, :] - vals[:, :, None]) / span >= SIDE_COVER).all(axis=0)
-    ct = np.array([2 * ys[i].thick + 3 for i in cand])
-    top_corner = np.array([_cover(lr, ypos[i] - 1, ypos[i] + ct[k]).min() for k, i in enumerate(cand)]) >= 0.7
-    bot_corner = np.array([_cover(lr, ypos[i] - ct[k], ypos[i] + 1).min() for k, i in enumerate(cand)]) >= 0.7
-    ok = side_ok & (yi[None, :] - yi[:, None] >= min_side) & top_corner[:, None] & bot_corner[None, :]
-    pairs = []
-    for t, b in zip(*np.nonzero(ok)):
-        ti, bi = cand[t], cand[b]
-        ya, yb = ypos[ti], ypos[bi]
-        tol = max(left.thick, right.thick, ys[ti].thick, ys[bi].thick) + 3
-        if (left.runs_on(ya, yb, tol) or right.runs_on(ya, yb, tol)
-                or ys[ti].runs_on(xa, xb, tol) or ys[bi].runs_on(xa, xb, tol)):
-            continue
-        pairs.append((int(ti), int(bi)))
-    return pairs
-
-
-def _is_filled(mask: np.ndarray, box: Sequence[float], thick: float) -> bool:
-    """True when the ring just inside the outline is drawn everywhere (a filled label, not an outline)."""
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    off = int(thick // 2 + 2)
-    if x2 - x1 <= 2 * off + 1 or y2 - y1 <= 2 * off + 1:
-        return True
-    ring = [mask[y1 + off, x1 + off:x2 - off], mask[y2 - off, x1 + off:x2 - off],
-            mask[y1 + off:y2 - off, x1 + off], mask[y1 + off:y2 - off, x2 - off]]
-    return min(float(r.mean()) for r in ring) > 0.6
-
-
-def _dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
-    out: list[tuple[list[float], float]] = []
-    for box, t in rects:
-        if all(iou(box, o) < 0.9 for o, _ in out):
-            out.append((box, t))
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    base = (hsv[..., 1] >= SAT_MIN) & (hsv[..., 2] >= VAL_MIN)
+    out = []
+    for h in overlay_hues(hsv):
+        d = np.abs((hsv[..., 0].astype(np.int16) - h + 90) % 180 - 90)
+        m = base & (d <= HUE_TOL)
+        if m.sum() >= 4 * MIN_RUN:
+            out.append(m)
     return out
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """Intersection over union of two [x1, y1, x2, y2] boxes."""
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 # ----------------------------------------------------------------------------------------------- labels
@@ -365,28 +239,35 @@ def read_regions(
     if not isinstance(image, (str, Path, bytes, bytearray, np.ndarray)):
         raise ToolError(f"read_regions needs an image (array, path or bytes), got {type(image).__name__}")
     rgb = load_image(image)
-    mask = overlay_mask(rgb)
-    if mask.sum() < 4 * MIN_RUN:
-        return []
-    rects = _dedupe(_find_rectangles(mask, min_side))
+    if rgb.size == 0:
+        raise ToolError("read_regions got an empty image")
+    allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
+    regions: list[Region] = []
+    for mask in colour_masks(rgb):
+        regions += _read_colour(mask, min_side, allowed)
+    regions = _unique_ids(regions)
+    if not include_unlabeled:
+        regions = [r for r in regions if r.id >= 0]
+    return sorted(regions, key=lambda r: (r.id, r.bbox))
+
+
+def _read_colour(mask: np.ndarray, min_side: float, allowed: set[int] | None) -> list[Region]:
+    """Boxes and labels drawn in one overlay colour (``mask``)."""
+    rects = find_rectangles(mask, min_side)
     if not rects:
         return []
-    size = (rgb.shape[1], rgb.shape[0])
+    size = (mask.shape[1], mask.shape[0])
     blobs = _label_blobs(mask, rects)
     cost = np.array([[_placement_cost(b, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
-    allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     reads: dict[int, tuple[int, str, float]] = {}
     for j in np.flatnonzero((cost <= limit).any(axis=0)) if blobs else []:
         text, conf = _OCR.read(_ocr_image(mask, blobs[j]))
         nums = _NUMBER.findall(text)
         if nums and (allowed is None or int(nums[-1]) in allowed):
             reads[int(j)] = (int(nums[-1]), text, conf)
-    regions = _assign(rects, cost, limit, reads)
-    if not include_unlabeled:
-        regions = [r for r in regions if r.id >= 0]
-    return sorted(regions, key=lambda r: (r.id, r.bbox))
+    return _assign(rects, cost, limit, reads)
 
 
 def _assign(rects, cost, limit, reads) -> list[Region]:
@@ -401,6 +282,12 @@ def _assign(rects, cost, limit, reads) -> list[Region]:
             if sub[r, c] <= limit[r, cols[c]]:
                 rid, text, conf = reads[cols[c]]
                 out[r] = Region(rid, out[r].bbox, text, round(conf, 3))
+    return out
+
+
+def _unique_ids(regions: list[Region]) -> list[Region]:
+    """The same id read twice: keep the more confident read, demote the other to id -1."""
+    out = regions
     best: dict[int, Region] = {}
     for reg in out:  # the same id read twice: keep the more confident read, demote the other
         if reg.id >= 0 and (reg.id not in best or reg.confidence > best[reg.id].confidence):
