@@ -195,6 +195,8 @@ class TransferResult(Result):
     questions ("which box in image 2 corresponds to ...").""", images=("image_a", "image_b"),
           result=TransferResult)  # fmt: skip
 def transfer_box(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, bbox: Box,
+                 outline: Annotated[Literal["box", "ellipse"], Field(description="warp the box itself (hull) or the "
+                                    "ellipse inscribed in it (object of unknown orientation)")] = "box",
                  annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.association import transfer_box as transfer
     from tools.association import visible_in
@@ -205,7 +207,7 @@ def transfer_box(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, bbox: B
     if not res.confident or res.H is None:
         data = {"bbox": None, "visible_fraction": 0.0, "confident": False, "reason": res.reason or "no homography"}
     else:
-        moved = transfer(box, res.H, b.size)
+        moved = transfer(box, res.H, b.size, outline)
         data = {"bbox": moved, "visible_fraction": visible_in(box, res.H, b.size), "confident": moved is not None,
                 "reason": None if moved is not None else "the box maps outside image b"}  # fmt: skip
     pic = None

@@ -193,7 +193,8 @@ async def match_object(ctx: ToolContext, u: Understanding) -> Evidence:
     regions, _ = await read_regions(ctx, 0, [k])
     if k not in regions:
         return undecided(f"region {k} could not be read in image 1")
-    r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=regions[k]["bbox"])
+    r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=regions[k]["bbox"],
+                       outline="ellipse")  # the region boxes an object of unknown orientation
     if not r.get("confident", False) or r.get("bbox") is None:
         return undecided(f"the box could not be transferred to image 2: {r.get('reason')}")
     box = [float(v) for v in r["bbox"]]

@@ -165,3 +165,16 @@ def test_region_visibility_rejects_bad_homography() -> None:
     img = np.zeros((20, 20, 3), np.uint8)
     with pytest.raises(ToolError):
         region_visibility(img, img, [(1, [1, 1, 5, 5])], None)
+
+
+def test_transfer_ellipse_keeps_a_turned_disc_the_same_size() -> None:
+    """A disc of radius 10 at (50, 50) has the box [40, 40, 60, 60] whatever the rotation: turning the view by
+    45° about the disc's centre must leave its box unchanged ("ellipse"), while the box hull grows by √2."""
+    c, s = np.cos(np.radians(45)), np.sin(np.radians(45))
+    T = np.array([[1, 0, 50], [0, 1, 50], [0, 0, 1.0]])
+    H = T @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]]) @ np.linalg.inv(T)
+    assert transfer_box([40, 40, 60, 60], H, outline="ellipse") == pytest.approx([40, 40, 60, 60], abs=0.1)
+    hull = transfer_box([40, 40, 60, 60], H, outline="box")
+    assert hull[2] - hull[0] == pytest.approx(20 * np.sqrt(2), abs=0.1)
+    with pytest.raises(ToolError):
+        transfer_box([40, 40, 60, 60], H, outline="circle")

@@ -127,6 +127,15 @@ def test_bad_inputs(yell: GroundTexture) -> None:
 def test_words_follow_the_documented_thresholds() -> None:
     step = MotionStep(0, 0, 0, 0, 0, 1, 0, confident=True)
     hover = EgoMotion([step], 2.0, 0.01, 0.0, 0.0, 1.0, 0.0, confident=True)
-    assert hover.describe() == "The drone hovers in place without turning; its altitude stays constant."
+    assert hover.describe() == ("The drone hovers in place without turning; its altitude stays constant. The camera "
+                                "angle stays the same. The ground scene stays still in the frame, and the drone "
+                                "finally keeps looking at the same area.")
     back_left = EgoMotion([step], -90.0, -1.0, -0.1, 0.0, 0.8, 0.0, confident=True)
-    assert back_left.describe() == "The drone flies backward while turning left; it climbs."
+    assert back_left.describe().startswith("The drone flies backward while turning left; it climbs.")
+    # backward travel: the ground slides toward the top of the frame (image up = forward)
+    assert "toward the top of the frame" in back_left.describe()
+    right = EgoMotion([step], 0.0, 0.0, 0.5, 0.0, 1.0, 0.0, total_forward_m=0.0, total_lateral_m=20.0, confident=True)
+    assert right.describe().startswith("The drone moves sideways to the right about 20 meters, keeping its heading")
+    assert "toward the left of the frame" in right.describe() and "about 20 meters from its starting" in right.describe()
+    spin = EgoMotion([step], 60.0, 0.0, 0.0, 0.0, 1.0, 0.0, confident=True)
+    assert "turns counter-clockwise around the centre" in spin.describe()

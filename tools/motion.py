@@ -82,24 +82,60 @@ class EgoMotion:
     timings: dict[str, float] = field(default_factory=dict)
 
     def describe(self) -> str:
-        """Plain-English summary, e.g. "The drone flies forward while slowly turning right; ..."."""
+        """Plain-English summary in the order the question asks for: how the drone moves (with metres when the
+        altitude is known), altitude and heading, the camera angle, how the ground scene shifts in the frame, and
+        where the drone ends up; e.g. "The drone flies forward about 12 meters while turning right; ..."."""
         if not any(s.confident for s in self.steps):
             return "The motion cannot be determined: consecutive frames could not be matched."
         move = _movement_phrase(self.total_forward, self.total_lateral)
         turn = _turn_phrase(self.total_yaw_deg)
+        metres = (float(np.hypot(self.total_forward_m, self.total_lateral_m))
+                  if self.total_forward_m is not None and self.total_lateral_m is not None else None)
         if move is None and turn is None:
             text = "The drone hovers in place without turning"
         elif move is None:
-            text = f"The drone hovers while {turn}"
+            text = f"The drone hovers while {turn} by about {abs(self.total_yaw_deg):.0f} degrees"
         else:
-            text = f"The drone {move}" + (f" while {turn}" if turn else "")
+            text = f"The drone {move}" + (f" about {metres:.0f} meters" if metres else "")
+            text += f" while {turn}" if turn else ", keeping its heading"
         text += "; " + _altitude_phrase(self.total_scale_change) + "."
         if abs(self.total_tilt_change_deg) >= TILT_STILL_DEG:
             way = "up towards the horizon" if self.total_tilt_change_deg > 0 else "down towards the ground"
             text += f" The camera tilts {way} by about {abs(self.total_tilt_change_deg):.0f} degrees."
+        else:
+            text += " The camera angle stays the same."
+        text += f" The ground scene {self._scene_phrase(move, turn)}, and the drone finally {self._end_phrase(move, turn, metres)}."
         if not self.confident:
             text += " (Some frames could not be matched; the estimate covers the rest.)"
         return text
+
+    def _scene_phrase(self, move: str | None, turn: str | None) -> str:
+        """How the ground moves in the image: opposite to the drone's travel, against its turn, in and out with
+        height (image axes: forward = top of the frame)."""
+        if move is not None:
+            dist = float(np.hypot(self.total_forward, self.total_lateral))
+            parts = []
+            if abs(self.total_forward) >= LATERAL_SHARE * dist:
+                parts.append("bottom" if self.total_forward > 0 else "top")
+            if abs(self.total_lateral) >= LATERAL_SHARE * dist:
+                parts.append("left" if self.total_lateral > 0 else "right")
+            return f"slides steadily toward the {' '.join(parts)} of the frame"
+        if turn is not None:
+            return f"turns {'counter-clockwise' if self.total_yaw_deg > 0 else 'clockwise'} around the centre of the frame"
+        change = 1.0 / self.total_scale_change - 1.0
+        if abs(change) >= ALT_STILL:
+            return "shrinks toward the centre of the frame" if change > 0 else "grows outward from the centre of the frame"
+        return "stays still in the frame"
+
+    def _end_phrase(self, move: str | None, turn: str | None, metres: float | None) -> str:
+        if move is not None:
+            return "reaches a new viewpoint" + (f" about {metres:.0f} meters from its starting position" if metres else "")
+        if turn is not None:
+            return "faces a new heading from the same position"
+        change = 1.0 / self.total_scale_change - 1.0
+        if abs(change) >= ALT_STILL:
+            return f"views the same area from {'higher' if change > 0 else 'lower'} up"
+        return "keeps looking at the same area"
 
 
 def _turn_phrase(yaw: float) -> str | None:

@@ -32,15 +32,14 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
+from tools.regions_ocr import LabelBlob, read_label
 from tools.regions_lines import MIN_RUN, find_rectangles, iou
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
-CORE_SAT = 200               # near-pure overlay pixels that define the overlay hues
+CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 8                  # OpenCV hue units (2 degrees each) around an overlay hue
 MAX_COLOURS = 6              # most overlay colours looked at in one image
-TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
-_WHITELIST = "Region0123456789 "
 _NUMBER = re.compile(r"\d+")
 
 
@@ -97,23 +96,32 @@ def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
 
 
 # ----------------------------------------------------------------------------------------------- labels
-@dataclasses.dataclass
-class _Blob:
-    box: tuple[int, int, int, int]   # x1, y1, x2, y2 (exclusive end), px
-    filled: bool                     # a filled label background (text = holes) rather than coloured strokes
-
-
-def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]]) -> list[_Blob]:
+def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]]) -> list[LabelBlob]:
     """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines."""
     rest = mask.astype(np.uint8)
     for box, thick in rects:
         x1, y1, x2, y2 = (int(round(v)) for v in box)
         cv2.rectangle(rest, (x1, y1), (x2, y2), 0, int(thick) + 4)
     n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    boxes = [[int(x), int(y), int(x + w), int(y + h)] for x, y, w, h, a in stats[1:n]
-             if a >= 6 and 3 <= h <= 150 and w <= 800]
+    filled, strokes = [], []
+    for x, y, w, h, a in stats[1:n]:
+        if a >= 6 and 3 <= h <= 150 and w <= 800:
+            (filled if a >= 0.5 * w * h and h >= 8 and w >= 8 else strokes).append([int(x), int(y), int(x + w), int(y + h)])
+    boxes = filled + _merge_letters(strokes)
+    blobs = []
+    for x1, y1, x2, y2 in boxes:
+        h, w = y2 - y1, x2 - x1
+        if h < 8 or w < 3 or h > 120 or w > 12 * h:
+            continue
+        fill = float(rest[y1:y2, x1:x2].mean())
+        blobs.append(LabelBlob((x1, y1, x2, y2), fill >= 0.5))
+    return blobs
+
+
+def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
+    """Join letter boxes into words/lines: boxes that overlap vertically and lie within 0.6 x height."""
     merged = True
-    while merged:  # join letters into words: boxes that touch once widened by 0.6 x their height
+    while merged:
         merged = False
         boxes.sort()
         for i in range(len(boxes)):
@@ -130,17 +138,10 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]]) -> li
                     break
             if merged:
                 break
-    blobs = []
-    for x1, y1, x2, y2 in boxes:
-        h, w = y2 - y1, x2 - x1
-        if h < 6 or w < 3 or h > 120 or w > 12 * h:
-            continue
-        fill = float(rest[y1:y2, x1:x2].mean())
-        blobs.append(_Blob((x1, y1, x2, y2), fill >= 0.5))
-    return blobs
+    return boxes
 
 
-def _placement_cost(blob: _Blob, box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
+def _placement_cost(blob: LabelBlob, box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
     """Distance (px) from the blob to the nearest usual label placement of ``box``."""
     x1, y1, x2, y2 = box
     bx1, by1, bx2, by2 = blob.box
@@ -156,69 +157,6 @@ def _placement_cost(blob: _Blob, box: Sequence[float], thick: float, size: tuple
     return best
 
 
-def _ocr_image(mask: np.ndarray, blob: _Blob) -> np.ndarray:
-    """Dark text on white, upscaled so that the crop is about 48 px high (Tesseract's comfortable size)."""
-    x1, y1, x2, y2 = blob.box
-    crop = mask[y1:y2, x1:x2]
-    text = ~crop if blob.filled else crop
-    if blob.filled:  # trim the background's own border so that only the holes (letters) stay dark
-        text[:1, :] = text[-1:, :] = False
-        text[:, :1] = text[:, -1:] = False
-    img = np.where(text, 0, 255).astype(np.uint8)
-    scale = max(1.0, 48.0 / max(1, img.shape[0]))
-    img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    img = cv2.GaussianBlur(img, (3, 3), 0)
-    return cv2.copyMakeBorder(img, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
-
-
-class _Ocr:
-    """Tesseract single-line reader: in-process tesserocr when installed, else the pytesseract subprocess."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._api: Any = None
-        self._mode = ""
-
-    def _start(self) -> None:
-        tessdata = next((d for d in TESSDATA_DIRS if (Path(d) / "eng.traineddata").is_file()), None)
-        try:
-            import tesserocr
-
-            kwargs = {"path": tessdata} if tessdata else {}
-            self._api = tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.SINGLE_LINE, **kwargs)
-            self._api.SetVariable("tessedit_char_whitelist", _WHITELIST)
-            self._mode = "tesserocr"
-            return
-        except (ImportError, RuntimeError):
-            pass
-        try:
-            import pytesseract
-
-            pytesseract.get_tesseract_version()
-            self._mode = "pytesseract"
-        except Exception as exc:  # noqa: BLE001 - any failure means no OCR engine
-            raise ToolError("Tesseract OCR is not available: install Debian's tesseract-ocr and tesserocr") from exc
-
-    def read(self, img: np.ndarray) -> tuple[str, float]:
-        """(text, confidence in [0, 1]) of one text line in a grey uint8 image."""
-        with self._lock:
-            if not self._mode:
-                self._start()
-            if self._mode == "tesserocr":
-                from PIL import Image
-
-                self._api.SetImage(Image.fromarray(img))
-                return self._api.GetUTF8Text().strip(), max(0.0, self._api.MeanTextConf() / 100.0)
-            import pytesseract
-
-            cfg = f"--psm 7 -c tessedit_char_whitelist={_WHITELIST.strip()}"
-            d = pytesseract.image_to_data(img, config=cfg, output_type=pytesseract.Output.DICT)
-            words = [(w, float(c)) for w, c in zip(d["text"], d["conf"]) if w.strip()]
-            text = " ".join(w for w, _ in words)
-            return text, (float(np.mean([c for _, c in words])) / 100.0 if words else 0.0)
-
-
-_OCR = _Ocr()
 
 
 # ----------------------------------------------------------------------------------------------- public API
@@ -263,10 +201,9 @@ def _read_colour(mask: np.ndarray, min_side: float, allowed: set[int] | None) ->
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float]] = {}
     for j in np.flatnonzero((cost <= limit).any(axis=0)) if blobs else []:
-        text, conf = _OCR.read(_ocr_image(mask, blobs[j]))
-        nums = _NUMBER.findall(text)
-        if nums and (allowed is None or int(nums[-1]) in allowed):
-            reads[int(j)] = (int(nums[-1]), text, conf)
+        rid, text, conf = read_label(mask, blobs[j])
+        if rid is not None and (allowed is None or rid in allowed):
+            reads[int(j)] = (rid, text, conf)
     return _assign(rects, cost, limit, reads)
 
 

@@ -27,6 +27,8 @@ MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 SIDE_COVER = 0.75  # share of each side that must be drawn
 SOLID = 0.95      # share of a row that counts as fully drawn
+RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
+LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
 @dataclasses.dataclass
@@ -84,13 +86,16 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
 
 
-def _band_centre(solid: np.ndarray, a: int, b: int, thick: float) -> float:
-    """Centre row of the line in band [a, b] (see module docstring, step 2)."""
-    if b - a + 1 <= thick + 2:
-        return (a + b) / 2
+def _band_centre(solid: np.ndarray, a: int, b: int, thick: float) -> float | None:
+    """Centre row of the line in band [a, b] (module docstring, step 2); None when no end of the band has a
+    fully drawn run as thick as the line (the edge of a label's padding, not a line)."""
     seg = solid[a:b + 1]
+    if b - a + 1 <= thick + 2:
+        return (a + b) / 2 if seg.sum() >= thick - 1 else None
     top = int(np.argmin(seg)) if not seg.all() else len(seg)
     bot = int(np.argmin(seg[::-1])) if not seg.all() else len(seg)
+    if max(top, bot) < thick - 1:
+        return None
     half = (thick - 1) / 2
     return a + half if top >= bot else b - half
 
@@ -102,22 +107,77 @@ def _axis_thick(line: Line) -> float:
 
 def find_rectangles(mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
     """Drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px), duplicates removed."""
-    xs = line_pieces(mask, vertical=True)
+    u8 = mask.astype(np.uint8)
+    thin = (u8 & ~cv2.dilate(filled_areas(u8), np.ones((3, 3), np.uint8)) & 1).astype(bool)
+    xs = line_pieces(thin, vertical=True)
     if len(xs) < 2:
         return []
-    ys = line_pieces(mask, vertical=False)
-    h, w = mask.shape
-    m32 = mask.astype(np.int32)
-    row_cs = np.concatenate([np.zeros((h, 1), np.int32), np.cumsum(m32, axis=1)], axis=1)   # (H, W + 1)
-    col_cs = np.concatenate([np.zeros((1, w), np.int32), np.cumsum(m32, axis=0)], axis=0)   # (H + 1, W)
+    ys = line_pieces(thin, vertical=False)
+    row_cs, col_cs = _cumsums(mask)
+    ring_cs = _cumsums(thin)
     found: list[tuple[list[float], float]] = []
     for i, left in enumerate(xs):
         for right in xs[i + 1:]:
             if right.pos - left.pos < min_side or abs(left.thick - right.thick) > 2:
                 continue
+            pair = []
             for box, t in _close_pair(left, right, ys, row_cs, col_cs, mask.shape, min_side):
-                found.append((box, t))
+                ib = tuple(int(round(v)) for v in box)
+                r = int(np.ceil(t / 2))
+                if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
+                        and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX):
+                    pair.append((box, t))
+            found += _drop_label_splits(pair, row_cs)
     return _dedupe(found)
+
+
+def _drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
+    """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
+
+    Labels sit above, below or inside the top of a box, so: a box inside another one whose top strip is
+    mostly drawn is the outer box cut by a label inside its top; a box around another one whose bottom strip is
+    mostly drawn is the inner box extended by a label under it.
+    """
+    def drawn(box: list[float], a: float, b: float, t: float) -> bool:
+        xa, xb = int(round(box[0])), int(round(box[2]))
+        lo, hi = int(round(a + t / 2)) + 1, int(round(b - t / 2))
+        if hi - lo < 2:
+            return False
+        return (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]).sum() / ((hi - lo) * (xb - xa + 1)) >= 0.5
+
+    def inside(a: list[float], b: list[float]) -> bool:
+        return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
+
+    out = []
+    for box, t in rects:
+        others = [o for o, _ in rects if o is not box]
+        if not any((inside(box, o) and drawn(box, o[1], box[1], t)) or (inside(o, box) and drawn(box, o[3], box[3], t))
+                   for o in others):
+            out.append((box, t))
+    return out
+
+
+def _cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W)."""
+    h, w = mask.shape
+    m32 = mask.astype(np.int32)
+    row_cs = np.concatenate([np.zeros((h, 1), np.int32), np.cumsum(m32, axis=1)], axis=1)
+    col_cs = np.concatenate([np.zeros((1, w), np.int32), np.cumsum(m32, axis=0)], axis=0)
+    return row_cs, col_cs
+
+
+def filled_areas(u8: np.ndarray) -> np.ndarray:
+    """Filled label backgrounds (uint8 0/1): areas > MAX_LINE px thick once the text holes are closed and
+    >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept)."""
+    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    solid = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, MAX_LINE + 1), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    if n <= 1:
+        return solid
+    drawn = np.bincount(labels.ravel(), weights=u8.ravel(), minlength=n)
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = (drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1)) >= 0.6
+    return keep[labels]
 
 
 def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col_cs: np.ndarray,
@@ -139,7 +199,7 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
         return (row_cs[rows, b] - row_cs[rows, a]) > 0
 
     good = (cover >= SIDE_COVER) & corner(xa) & corner(xb)
-    centres = [lo + _band_centre(solid, a, b, thick) for a, b in _runs(good)]
+    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(solid, a, b, thick)) is not None]
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:
@@ -158,6 +218,24 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
                 continue
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
+
+
+def _inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
+    """Median over the four sides of the drawn share of the 1 px ring just inside the outline.
+
+    An outline encloses background; a label may cover one or two sides of the ring, letters and the gaps of a
+    label background cover most of it.
+    """
+    x1, y1, x2, y2 = box
+    off = r + 2
+    a, b, c, d = x1 + off, x2 - off, y1 + off, y2 - off
+    if b - a < 2 or d - c < 2:
+        return 1.0
+    top = (row_cs[c, b] - row_cs[c, a]) / (b - a)
+    bottom = (row_cs[d, b] - row_cs[d, a]) / (b - a)
+    left = (col_cs[d, a] - col_cs[c, a]) / (d - c)
+    right = (col_cs[d, b] - col_cs[c, b]) / (d - c)
+    return float(np.median([top, bottom, left, right]))
 
 
 def iou(a, b) -> float:

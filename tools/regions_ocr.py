@@ -1,0 +1,137 @@
+"""Read region label numbers ("Region 3" or "3") from an overlay-colour mask with Tesseract (offline).
+
+Used by :mod:`tools.regions`. The OCR input is a binary image rendered from the overlay mask (dark letters on
+white, upscaled to ~OCR_HEIGHT px), so that the aerial background never reaches the OCR engine. Tesseract (Debian's
+engine and ``eng`` model) runs in process through tesserocr (~10 ms a crop); the pytesseract subprocess path
+(~200 ms a crop) is used only when tesserocr is missing.
+
+Reading: first the whole label as one text line (whitelist ``Region0123456789``), the number is its last group of
+digits; when that finds no digits, the right-most word of the label (split at column gaps wider than
+WORD_GAP x label height) is read again as a single word, then as a single character, with a digits whitelist.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tools.common import ToolError
+
+TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
+LINE_WHITELIST = "Region0123456789 "
+DIGITS = "0123456789"
+OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
+WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
+_NUMBER = re.compile(r"\d+")
+PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
+
+
+@dataclasses.dataclass
+class LabelBlob:
+    """A label candidate: ``box`` (x1, y1, x2, y2), exclusive end, px; ``filled``: a filled label background
+    (the text is its holes) rather than text written in coloured strokes."""
+
+    box: tuple[int, int, int, int]
+    filled: bool
+
+
+def text_mask(mask: np.ndarray, blob: LabelBlob) -> np.ndarray:
+    """Boolean letter pixels of a label crop (holes of a filled background, or the coloured strokes)."""
+    x1, y1, x2, y2 = blob.box
+    crop = mask[y1:y2, x1:x2]
+    text = ~crop if blob.filled else crop.copy()
+    if blob.filled:  # the background's own border is no letter
+        text[:1, :] = text[-1:, :] = False
+        text[:, :1] = text[:, -1:] = False
+    return text
+
+
+def ocr_image(text: np.ndarray) -> np.ndarray:
+    """Dark letters on white, upscaled to about OCR_HEIGHT px high, with a white margin (uint8)."""
+    img = np.where(text, 0, 255).astype(np.uint8)
+    scale = max(1.0, OCR_HEIGHT / max(1, img.shape[0]))
+    img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    return cv2.copyMakeBorder(img, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
+
+
+def last_word(text: np.ndarray) -> np.ndarray:
+    """Columns of the right-most word of a text mask (split at gaps >= WORD_GAP x height)."""
+    cols = np.flatnonzero(text.any(axis=0))
+    if len(cols) == 0:
+        return text
+    gaps = np.flatnonzero(np.diff(cols) > max(2.0, WORD_GAP * text.shape[0]))
+    start = cols[gaps[-1] + 1] if len(gaps) else cols[0]
+    return text[:, max(0, start - 1):cols[-1] + 2]
+
+
+class Ocr:
+    """Tesseract reader: in-process tesserocr when installed, else the pytesseract subprocess."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._api: Any = None
+        self._mode = ""
+
+    def _start(self) -> None:
+        tessdata = next((d for d in TESSDATA_DIRS if (Path(d) / "eng.traineddata").is_file()), None)
+        try:
+            import tesserocr
+
+            kwargs = {"path": tessdata} if tessdata else {}
+            self._api = tesserocr.PyTessBaseAPI(lang="eng", **kwargs)
+            self._mode = "tesserocr"
+            return
+        except (ImportError, RuntimeError):
+            pass
+        try:
+            import pytesseract
+
+            pytesseract.get_tesseract_version()
+            self._mode = "pytesseract"
+        except Exception as exc:  # noqa: BLE001 - any failure means no OCR engine
+            raise ToolError("Tesseract OCR is not available: install Debian's tesseract-ocr and tesserocr") from exc
+
+    def read(self, img: np.ndarray, psm: int = PSM_LINE, whitelist: str = LINE_WHITELIST) -> tuple[str, float]:
+        """(text, confidence in [0, 1]) of a grey uint8 image in page-segmentation mode ``psm``."""
+        with self._lock:
+            if not self._mode:
+                self._start()
+            if self._mode == "tesserocr":
+                from PIL import Image
+
+                self._api.SetPageSegMode(psm)
+                self._api.SetVariable("tessedit_char_whitelist", whitelist)
+                self._api.SetImage(Image.fromarray(img))
+                return self._api.GetUTF8Text().strip(), max(0.0, self._api.MeanTextConf() / 100.0)
+            import pytesseract
+
+            cfg = f"--psm {psm} -c tessedit_char_whitelist={whitelist.strip()}"
+            d = pytesseract.image_to_data(img, config=cfg, output_type=pytesseract.Output.DICT)
+            words = [(w, float(c)) for w, c in zip(d["text"], d["conf"]) if w.strip()]
+            text = " ".join(w for w, _ in words)
+            return text, (float(np.mean([c for _, c in words])) / 100.0 if words else 0.0)
+
+
+OCR = Ocr()
+
+
+def read_label(mask: np.ndarray, blob: LabelBlob) -> tuple[int | None, str, float]:
+    """(number or None, text read, confidence in [0, 1]) of one label (see module docstring)."""
+    text = text_mask(mask, blob)
+    line, conf = OCR.read(ocr_image(text))
+    nums = _NUMBER.findall(line)
+    if nums:
+        return int(nums[-1]), line, conf
+    word = ocr_image(last_word(text))
+    for psm in (PSM_WORD, PSM_CHAR):
+        digits, conf = OCR.read(word, psm, DIGITS)
+        if _NUMBER.fullmatch(digits):
+            return int(digits), (line + " " + digits).strip(), conf
+    return None, line, 0.0
