@@ -6,7 +6,8 @@ transformation within 10° and max(5 m, 20 %); Motion by the MiniLM judge's cosi
 stated pitch by the pitch-sweep rule of ``planners.plans`` (answered only when the same for every pitch).
 
 Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.bench_crossview ROOT [--per-task N]``
-where ROOT is a folder written by ``uav-agent synth``; writes ``docs/figures/crossview.json``.
+where ROOT is a folder written by ``uav-agent synth``; writes the run under ``--label`` in
+``docs/figures/crossview.json`` (other runs kept).
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", type=Path)
     ap.add_argument("--per-task", type=int, default=20)
+    ap.add_argument("--label", default="run", help="key of this run in the JSON (other keys are kept)")
     args = ap.parse_args()
     recs = [json.loads(line) for line in (args.root / "annotations.jsonl").open()]
     by_task: dict[str, list[Record]] = {}
@@ -149,7 +151,9 @@ def main() -> None:
     if "Motion_Understanding" in by_task:
         out["Motion_Understanding"] = motion(by_task["Motion_Understanding"][: args.per_task], args.root)
         print(f"Motion_Understanding: {out['Motion_Understanding']}")
-    OUT.write_text(json.dumps(out, indent=2) + "\n")
+    figures = json.loads(OUT.read_text()) if OUT.exists() else {}
+    figures[args.label] = out
+    OUT.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"wrote {OUT}")
 
 

@@ -80,8 +80,8 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     if miss := _missing(regions, conv.region_ids):
         return undecided(f"region(s) {miss} could not be read in the image")
     ids = list(dict.fromkeys(conv.region_ids)) or sorted(regions)
-    if len(ids) < 1:
-        return undecided("no regions found in the image")
+    if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
+        return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
     conf = _region_conf(regions, ids)
     if conv.side:
         lateral = {}

@@ -1,8 +1,9 @@
 """Cross-view feature matching with robust model fitting and an overlap-aware confidence.
 
 Backends: classical SIFT (ratio test) and ORB through OpenCV; learned ALIKED/DISK + LightGlue through kornia
-(:mod:`tools.matchers_learned`). ``method="auto"`` runs SIFT and falls back to ALIKED+LightGlue when SIFT is not
-confident. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
+(:mod:`tools.matchers_learned`; "aliked_rot" = rotation-trained ALIKED weights). ``method="auto"`` runs SIFT (low-contrast mode when an
+image gives few keypoints), retries SIFT at half the working size, then ALIKED+LightGlue,
+stopping at the first confident result. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
 
 Conventions: pixel coordinates of the full-resolution inputs (origin top-left, x right, y down) even though
 features are found on images downscaled to ``max_side``; ``H`` maps image a pixels to image b pixels.
@@ -36,10 +37,11 @@ MODELS = ("homography", "fundamental", "essential")
 RATIO_TEST = 0.8  # Lowe's ratio for SIFT/ORB nearest neighbours
 SIFT_FEATURES = 4000
 ORB_FEATURES = 5000
-# Low-contrast imagery (thermal, hazy, upsampled) gives SIFT almost no keypoints at OpenCV's default contrast
-# threshold 0.04: SIFT runs on a CLAHE-equalised grey image with a 4x lower threshold (the strongest
-# ``SIFT_FEATURES`` are kept either way). Chosen on the development seed's thermal pairs (0-6 → 20-60 inliers).
-SIFT_CONTRAST = 0.01
+# Low-contrast imagery (thermal, hazy, upsampled) gives SIFT few keypoints at OpenCV's default contrast threshold
+# (0.04). When either image yields fewer than LOW_CONTRAST_SHARE x SIFT_FEATURES, both are re-detected on
+# CLAHE-equalised grey images with a 4x lower threshold. Development seed thermal pairs: 0-6 → 20-60 inliers.
+LOW_CONTRAST_SHARE = 0.25
+SIFT_LC_CONTRAST = 0.01
 CLAHE_CLIP = 2.0  # OpenCV's CLAHE clip limit
 CLAHE_TILES = 8  # tiles per side
 LEARNED_MAX_SIDE = 640  # learned extractors are ~10x slower than SIFT per pixel on 2 CPU cores (ALIKED ≈ 3 s per 768 px image there)
@@ -115,10 +117,13 @@ def to_full_res(pts: np.ndarray, s: float) -> np.ndarray:
 # ---- tentative matches ------------------------------------------------------------------------------------
 def detect_classical(method: str, rgb: np.ndarray, n_features: int | None = None
                      ) -> tuple[np.ndarray, np.ndarray | None]:
-    """SIFT or ORB keypoints ((N, 2) px of ``rgb``) and descriptors (None when nothing was found)."""
+    """SIFT, low-contrast SIFT ("sift_lc") or ORB keypoints ((N, 2) px of ``rgb``) and descriptors (None when
+    nothing was found)."""
     gray = to_gray(rgb)
     if method == "sift":
-        det = cv2.SIFT_create(nfeatures=n_features or SIFT_FEATURES, contrastThreshold=SIFT_CONTRAST)
+        det = cv2.SIFT_create(nfeatures=n_features or SIFT_FEATURES)
+    elif method == "sift_lc":  # low-contrast mode, see LOW_CONTRAST_SHARE
+        det = cv2.SIFT_create(nfeatures=n_features or SIFT_FEATURES, contrastThreshold=SIFT_LC_CONTRAST)
         gray = cv2.createCLAHE(CLAHE_CLIP, (CLAHE_TILES, CLAHE_TILES)).apply(gray)
     elif method == "orb":
         det = cv2.ORB_create(nfeatures=n_features or ORB_FEATURES)
@@ -146,7 +151,10 @@ def match_descriptors(method: str, fa: tuple[np.ndarray, Any], fb: tuple[np.ndar
 
 
 def _classical_matches(method: str, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return match_descriptors(method, detect_classical(method, a), detect_classical(method, b))
+    fa, fb = detect_classical(method, a), detect_classical(method, b)
+    if method == "sift" and min(len(fa[0]), len(fb[0])) < LOW_CONTRAST_SHARE * SIFT_FEATURES:
+        fa, fb = detect_classical("sift_lc", a), detect_classical("sift_lc", b)  # both alike: comparable descriptors
+    return match_descriptors("sift" if method == "sift_lc" else method, fa, fb)
 
 
 def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config: Config | None,

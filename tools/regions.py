@@ -2,27 +2,23 @@
 
 Pipeline of :func:`read_regions`:
 
-1. Overlay mask: strongly saturated, bright pixels (HSV S >= 120 and V >= 120 of 255). Benchmark overlays are
-   drawn in saturated colours; after JPEG (quality >= 60) even 2 px lines keep S > 140, while aerial scenes
-   rarely exceed S = 115 (99th percentile on the NEON and HIT-UAV images). Grey, white or black outlines are
-   not supported.
-2. Straight-line pieces: filled blobs (label backgrounds) are removed, then horizontal/vertical morphological
-   openings keep runs of >= 10 px; their centres are the candidate edge coordinates (sub-pixel).
-3. Rectangles: every (left, right, top, bottom) combination is checked with row/column cumulative sums: each
-   side covered >= 75 %, all four corners covered, no corner where both lines run on (a crossing of two
-   overlapping boxes), and not filled inside (a label background).
-4. Labels: what is left of the mask once the outlines are removed is grouped into text blobs, each blob is
-   matched to the box it annotates (label above / below / inside / left of the box: the common renderer
-   conventions; costs solved with ``scipy.optimize.linear_sum_assignment``), and read by Tesseract (Debian's
-   engine and model) through the in-process tesserocr API, one small crop per label (~10 ms each; the
-   pytesseract subprocess path costs ~200 ms per crop and is used only when tesserocr is missing).
+1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SAT); one mask per colour holds the saturated,
+   bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated too but spread
+   over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines are not
+   supported.
+2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
+   vertical lines, labels glued to an outline told apart from the outline).
+3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
+   kept whole) is grouped into label blobs (filled backgrounds with letter holes, or letters in coloured strokes
+   joined into words), each blob is matched to the box it annotates (label above / below / inside / left of
+   the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on the placement
+   distances) and read by Tesseract (:mod:`tools.regions_ocr`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,14 +28,15 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
+from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
 from tools.regions_ocr import LabelBlob, read_label
-from tools.regions_lines import MIN_RUN, find_rectangles, iou
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 8                  # OpenCV hue units (2 degrees each) around an overlay hue
 MAX_COLOURS = 6              # most overlay colours looked at in one image
+WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 
 
@@ -79,19 +76,27 @@ def overlay_hues(hsv: np.ndarray) -> list[int]:
 
 
 def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
-    """One boolean mask per overlay colour: saturated, bright pixels within HUE_TOL of an overlay hue.
+    """One boolean mask per overlay colour (see :func:`colour_layers`)."""
+    return [m for m, _ in colour_layers(rgb)]
+
+
+def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(mask, strength) per overlay colour. mask: boolean: saturated, bright pixels within HUE_TOL of an overlay hue.
 
     Splitting by hue keeps sunlit vegetation (saturated, but spread over yellow-green hues and rarely near
-    S = 255) from drowning the outlines, and keeps boxes of different colours apart.
+    S = 255) from drowning the outlines, and keeps boxes of different colours apart. strength: uint8
+    min(S, V) of the pixels of that hue, 0 elsewhere: a grey picture of the overlay that keeps the anti-aliased
+    letter edges for the OCR.
     """
     hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
     base = (hsv[..., 1] >= SAT_MIN) & (hsv[..., 2] >= VAL_MIN)
+    sv = np.minimum(hsv[..., 1], hsv[..., 2])
     out = []
     for h in overlay_hues(hsv):
-        d = np.abs((hsv[..., 0].astype(np.int16) - h + 90) % 180 - 90)
-        m = base & (d <= HUE_TOL)
+        near = np.abs((hsv[..., 0].astype(np.int16) - h + 90) % 180 - 90) <= HUE_TOL
+        m = base & near
         if m.sum() >= 4 * MIN_RUN:
-            out.append(m)
+            out.append((m, np.where(near, sv, 0).astype(np.uint8)))
     return out
 
 
@@ -99,27 +104,41 @@ def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
 def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]]) -> list[LabelBlob]:
     """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines."""
     rest = mask.astype(np.uint8)
+    filled_bg = cv2.dilate(filled_areas(rest), np.ones((3, 3), np.uint8))
+    outlines = np.zeros_like(rest)
     for box, thick in rects:
         x1, y1, x2, y2 = (int(round(v)) for v in box)
-        cv2.rectangle(rest, (x1, y1), (x2, y2), 0, int(thick) + 4)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + 2)
+    rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
     filled, strokes = [], []
-    for x, y, w, h, a in stats[1:n]:
-        if a >= 6 and 3 <= h <= 150 and w <= 800:
-            (filled if a >= 0.5 * w * h and h >= 8 and w >= 8 else strokes).append([int(x), int(y), int(x + w), int(y + h)])
-    boxes = filled + _merge_letters(strokes)
+    for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
+        if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
+            is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a
+                     and _holes(labels[y:y + h, x:x + w] == i) >= 0.08 * w * h)
+            (filled if is_bg else strokes).append([int(x), int(y), int(x + w), int(y + h)])
     blobs = []
-    for x1, y1, x2, y2 in boxes:
-        h, w = y2 - y1, x2 - x1
-        if h < 8 or w < 3 or h > 120 or w > 12 * h:
-            continue
-        fill = float(rest[y1:y2, x1:x2].mean())
-        blobs.append(LabelBlob((x1, y1, x2, y2), fill >= 0.5))
+    for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
+        for x1, y1, x2, y2 in group:
+            h, w = y2 - y1, x2 - x1
+            if 8 <= h <= 120 and 3 <= w <= 12 * h:
+                blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     return blobs
 
 
+def _holes(comp: np.ndarray) -> int:
+    """Pixels enclosed by a component (not connected to its bounding box's border): a label background's
+    letters; a solid stroke digit such as "1" has none."""
+    inv = np.pad(~comp, 1, constant_values=True).astype(np.uint8)
+    n, lab = cv2.connectedComponents(inv, connectivity=4)
+    border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    return int(np.isin(lab, border, invert=True).sum())
+
+
 def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
-    """Join letter boxes into words/lines: boxes that overlap vertically and lie within 0.6 x height."""
+    """Join letter boxes into words/lines: boxes that overlap vertically and lie within WORD_JOIN x height
+    (a space, or an erased outline crossing the text)."""
     merged = True
     while merged:
         merged = False
@@ -127,7 +146,7 @@ def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
         for i in range(len(boxes)):
             for j in range(i + 1, len(boxes)):
                 a, b = boxes[i], boxes[j]
-                g = 0.6 * max(a[3] - a[1], b[3] - b[1])
+                g = WORD_JOIN * max(a[3] - a[1], b[3] - b[1])
                 if b[0] > a[2] + g:
                     break
                 vert = min(a[3], b[3]) - max(a[1], b[1])
@@ -181,16 +200,16 @@ def read_regions(
         raise ToolError("read_regions got an empty image")
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     regions: list[Region] = []
-    for mask in colour_masks(rgb):
-        regions += _read_colour(mask, min_side, allowed)
+    for mask, strength in colour_layers(rgb):
+        regions += _read_colour(mask, strength, min_side, allowed)
     regions = _unique_ids(regions)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
-def _read_colour(mask: np.ndarray, min_side: float, allowed: set[int] | None) -> list[Region]:
-    """Boxes and labels drawn in one overlay colour (``mask``)."""
+def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowed: set[int] | None) -> list[Region]:
+    """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`)."""
     rects = find_rectangles(mask, min_side)
     if not rects:
         return []
@@ -201,7 +220,10 @@ def _read_colour(mask: np.ndarray, min_side: float, allowed: set[int] | None) ->
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float]] = {}
     for j in np.flatnonzero((cost <= limit).any(axis=0)) if blobs else []:
-        rid, text, conf = read_label(mask, blobs[j])
+        rid, text, conf = read_label(mask, blobs[j], strength)
+        if rid is None:  # a bold digit glued to a corner looks like a label background: try the other reading
+            flipped = LabelBlob(blobs[j].box, not blobs[j].filled)
+            rid, text, conf = read_label(mask, flipped, strength)
         if rid is not None and (allowed is None or rid in allowed):
             reads[int(j)] = (rid, text, conf)
     return _assign(rects, cost, limit, reads)

@@ -86,16 +86,20 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
 
 
-def _band_centre(solid: np.ndarray, a: int, b: int, thick: float) -> float | None:
-    """Centre row of the line in band [a, b] (module docstring, step 2); None when no end of the band has a
-    fully drawn run as thick as the line (the edge of a label's padding, not a line)."""
-    seg = solid[a:b + 1]
+def _band_centre(cover: np.ndarray, a: int, b: int, thick: float) -> float | None:
+    """Centre row of the line in band [a, b] of row coverages ``cover`` (module docstring, step 2); None when no
+    end of the band has a fully drawn run long enough for a line (the edge of a label's padding)."""
+    seg = cover[a:b + 1] >= SOLID
     if b - a + 1 <= thick + 2:
         return (a + b) / 2 if seg.sum() >= thick - 1 else None
     top = int(np.argmin(seg)) if not seg.all() else len(seg)
     bot = int(np.argmin(seg[::-1])) if not seg.all() else len(seg)
-    if max(top, bot) < thick - 1:
+    if max(top, bot) < thick:  # the line end of a glued label is the line plus the label's padding
         return None
+    if top == bot:  # all drawn: the label's letters lie beyond the end whose neighbour row is drawn more
+        before = cover[a - 1] if a > 0 else 0.0
+        after = cover[b + 1] if b + 1 < len(cover) else 0.0
+        top, bot = (1, 0) if after > before else (0, 1)
     half = (thick - 1) / 2
     return a + half if top >= bot else b - half
 
@@ -192,14 +196,13 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
     rows = slice(lo, hi + 1)
     span = row_cs[rows, min(w, xb + 1)] - row_cs[rows, max(0, xa)]
     cover = span / max(1, xb - xa + 1)
-    solid = cover >= SOLID
 
     def corner(x: int) -> np.ndarray:
         a, b = max(0, x - 1), min(w, x + 2)
         return (row_cs[rows, b] - row_cs[rows, a]) > 0
 
     good = (cover >= SIDE_COVER) & corner(xa) & corner(xb)
-    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(solid, a, b, thick)) is not None]
+    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(cover, a, b, min(left.thick, right.thick))) is not None]
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:

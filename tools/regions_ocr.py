@@ -52,9 +52,10 @@ def text_mask(mask: np.ndarray, blob: LabelBlob) -> np.ndarray:
     return text
 
 
-def ocr_image(text: np.ndarray) -> np.ndarray:
-    """Dark letters on white, upscaled to about OCR_HEIGHT px high, with a white margin (uint8)."""
-    img = np.where(text, 0, 255).astype(np.uint8)
+def ocr_image(text: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
+    """Dark letters on white, upscaled to about OCR_HEIGHT px high, with a white margin (uint8). ``grey``: the
+    same crop as a grey picture with dark letters (used instead of the binary ``text`` when given)."""
+    img = grey if grey is not None else np.where(text, 0, 255).astype(np.uint8)
     scale = max(1.0, OCR_HEIGHT / max(1, img.shape[0]))
     img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     img = cv2.GaussianBlur(img, (3, 3), 0)
@@ -122,10 +123,24 @@ class Ocr:
 OCR = Ocr()
 
 
-def read_label(mask: np.ndarray, blob: LabelBlob) -> tuple[int | None, str, float]:
-    """(number or None, text read, confidence in [0, 1]) of one label (see module docstring)."""
+def grey_letters(strength: np.ndarray, blob: LabelBlob) -> np.ndarray:
+    """The label crop of an overlay strength map with dark letters on white (uint8)."""
+    x1, y1, x2, y2 = blob.box
+    crop = strength[y1:y2, x1:x2]
+    if blob.filled:
+        img = crop.copy()
+        img[:1, :] = img[-1:, :] = 255
+        img[:, :1] = img[:, -1:] = 255
+        return img
+    return (255 - crop).astype(np.uint8)
+
+
+def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[int | None, str, float]:
+    """(number or None, text read, confidence in [0, 1]) of one label (see module docstring). ``strength``:
+    the overlay colour's strength map (grey picture of the label), else the binary mask is read."""
     text = text_mask(mask, blob)
-    line, conf = OCR.read(ocr_image(text))
+    grey = grey_letters(strength, blob) if strength is not None else None
+    line, conf = OCR.read(ocr_image(text, grey))
     nums = _NUMBER.findall(line)
     if nums:
         return int(nums[-1]), line, conf
