@@ -115,7 +115,10 @@ def synth_suite(folder: Path) -> dict:
             regions = [(int(g["id"]), [float(round(v)) for v in g["bbox"]]) for g in gt]
             h, e = score(read_regions(folder / path), regions)
             total, hits, extra, images = total + len(regions), hits + h, extra + e, images + 1
-    return {"folder": str(folder), "images": images, "regions": total, "recovered_exactly": hits,
+    manifest = json.loads((folder / "manifest.json").read_text()) if (folder / "manifest.json").is_file() else {}
+    return {"folder": str(folder), "generator_seed": manifest.get("seed"), "tasks": manifest.get("tasks"),
+            "per_task": manifest.get("per_task"), "dev_seed_not_reported": 1,
+            "images": images, "regions": total, "recovered_exactly": hits,
             "recovered_rate": round(hits / max(total, 1), 4), "extra_regions": extra}
 
 

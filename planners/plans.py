@@ -76,10 +76,13 @@ async def clock_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
 async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     """Regions ordered by ground distance from the drone; 'far left/right' picks by bearing instead."""
     conv = u.conventions
-    regions, size = await read_regions(ctx, 0, conv.region_ids or None)
-    if miss := _missing(regions, conv.region_ids):
+    # A comparison needs ≥ 2 regions: one named id (often just the answer-format example "Region 1") is not the
+    # set to compare, so then every region on the image is read.
+    named = list(dict.fromkeys(conv.region_ids)) if len(set(conv.region_ids)) >= 2 else []
+    regions, size = await read_regions(ctx, 0, named or None)
+    if miss := _missing(regions, named):
         return undecided(f"region(s) {miss} could not be read in the image")
-    ids = list(dict.fromkeys(conv.region_ids)) or sorted(regions)
+    ids = named or sorted(regions)
     if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
         return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
     conf = _region_conf(regions, ids)

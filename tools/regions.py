@@ -101,10 +101,11 @@ def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 # ----------------------------------------------------------------------------------------------- labels
-def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]]) -> list[LabelBlob]:
-    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines."""
+def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], filled: np.ndarray) -> list[LabelBlob]:
+    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines. ``filled``:
+    :func:`tools.regions_lines.filled_areas` of the mask."""
     rest = mask.astype(np.uint8)
-    filled_bg = cv2.dilate(filled_areas(rest), np.ones((3, 3), np.uint8))
+    filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
     outlines = np.zeros_like(rest)
     for box, thick in rects:
         x1, y1, x2, y2 = (int(round(v)) for v in box)
@@ -210,11 +211,12 @@ def read_regions(
 
 def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowed: set[int] | None) -> list[Region]:
     """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`)."""
-    rects = find_rectangles(mask, min_side)
+    filled = filled_areas(mask.astype(np.uint8))
+    rects = find_rectangles(mask, min_side, filled)
     if not rects:
         return []
     size = (mask.shape[1], mask.shape[0])
-    blobs = _label_blobs(mask, rects)
+    blobs = _label_blobs(mask, rects, filled)
     cost = np.array([[_placement_cost(b, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)

@@ -109,10 +109,13 @@ def _axis_thick(line: Line) -> float:
     return max(1.0, line.thick)
 
 
-def find_rectangles(mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
-    """Drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px), duplicates removed."""
+def find_rectangles(mask: np.ndarray, min_side: float,
+                    filled: np.ndarray | None = None) -> list[tuple[list[float], float]]:
+    """Drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px), duplicates removed.
+    ``filled``: :func:`filled_areas` of the mask when already computed."""
     u8 = mask.astype(np.uint8)
-    thin = (u8 & ~cv2.dilate(filled_areas(u8), np.ones((3, 3), np.uint8)) & 1).astype(bool)
+    filled = filled_areas(u8) if filled is None else filled
+    thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
     xs = line_pieces(thin, vertical=True)
     if len(xs) < 2:
         return []
@@ -138,36 +141,48 @@ def find_rectangles(mask: np.ndarray, min_side: float) -> list[tuple[list[float]
 def _drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
     """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
 
-    Labels sit above, below or inside the top of a box, so: a box inside another one whose top strip is
-    mostly drawn is the outer box cut by a label inside its top; a box around another one whose bottom strip is
-    mostly drawn is the inner box extended by a label under it.
+    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom is a label
+    under the inner box (no renderer puts labels inside the bottom). A strip at the top is a label above the inner
+    box or inside the top of the outer one: the true top line is the one with the longer fully drawn run of rows
+    (line plus the label's padding, against the padding alone on the label's far edge).
     """
-    def drawn(box: list[float], a: float, b: float, t: float) -> bool:
+    def share(box: list[float], lo: int, hi: int) -> np.ndarray:
         xa, xb = int(round(box[0])), int(round(box[2]))
+        return (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
+
+    def drawn(box: list[float], a: float, b: float, t: float) -> bool:
         lo, hi = int(round(a + t / 2)) + 1, int(round(b - t / 2))
-        if hi - lo < 2:
-            return False
-        return (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]).sum() / ((hi - lo) * (xb - xa + 1)) >= 0.5
+        return hi - lo >= 2 and float(share(box, lo, hi).mean()) >= 0.5
+
+    def solid_run(box: list[float], y: float) -> int:
+        c = int(round(y))
+        rows = share(box, max(0, c - 3 * MAX_LINE), min(row_cs.shape[0], c + 3 * MAX_LINE + 1)) >= SOLID
+        k = c - max(0, c - 3 * MAX_LINE)
+        if not rows[k]:
+            return 0
+        up = k - (np.flatnonzero(~rows[:k])[-1] if (~rows[:k]).any() else -1)
+        down = (np.flatnonzero(~rows[k:])[0] if (~rows[k:]).any() else len(rows) - k)
+        return int(up + down - 1)
 
     def inside(a: list[float], b: list[float]) -> bool:
         return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
 
-    out = []
-    for box, t in rects:
-        others = [o for o, _ in rects if o is not box]
-        if not any((inside(box, o) and drawn(box, o[1], box[1], t)) or (inside(o, box) and drawn(box, o[3], box[3], t))
-                   for o in others):
-            out.append((box, t))
-    return out
+    def split(box: list[float], t: float, o: list[float]) -> bool:
+        if inside(o, box) and drawn(box, o[3], box[3], t):            # box = inner box + label below
+            return True
+        if inside(o, box) and drawn(box, box[1], o[1], t):            # label above o, or inside box's top
+            return solid_run(box, box[1]) < solid_run(box, o[1])
+        if inside(box, o) and drawn(box, o[1], box[1], t):
+            return solid_run(box, box[1]) < solid_run(box, o[1])
+        return False
+
+    return [(box, t) for box, t in rects if not any(split(box, t, o) for o, _ in rects if o is not box)]
 
 
 def _cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W)."""
-    h, w = mask.shape
-    m32 = mask.astype(np.int32)
-    row_cs = np.concatenate([np.zeros((h, 1), np.int32), np.cumsum(m32, axis=1)], axis=1)
-    col_cs = np.concatenate([np.zeros((1, w), np.int32), np.cumsum(m32, axis=0)], axis=0)
-    return row_cs, col_cs
+    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W), from one integral image."""
+    ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)     # (H + 1, W + 1)
+    return np.diff(ii, axis=0), np.diff(ii, axis=1)
 
 
 def filled_areas(u8: np.ndarray) -> np.ndarray:
