@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import time
@@ -131,6 +132,7 @@ def main() -> None:
     args = ap.parse_args()
     figures = {
         "machine": "2 shared CPU cores (other jobs running), torch threads 2",
+        "load_average_1min_at_start": os.getloadavg()[0],
         "pair_1920x1080": speed_pair(3 if args.quick else 5),
         "sequence_16x1920x1080": speed_sequence(),
         "rendered_pairs": rendered_pairs(4 if args.quick else 10, ("sift", "orb", "aliked")),
@@ -138,7 +140,8 @@ def main() -> None:
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "targets": {"classical_median_s": 1.5, "learned_median_s": 6.0, "sequence_s": 8.0, "peak_memory_mb": 2048},
     }
-    print(f"peak memory {figures['peak_memory_mb']:.0f} MB")
+    figures["load_average_1min_at_end"] = os.getloadavg()[0]
+    print(f"peak memory {figures['peak_memory_mb']:.0f} MB; load average {figures['load_average_1min_at_end']:.1f}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(figures, indent=2))
     print(f"wrote {OUT}")
