@@ -169,3 +169,16 @@ def test_homography_sanity_rules() -> None:
     assert "horizon" in homography_problem(np.array([[1, 0, 0], [0, 1, 0], [0, -1 / 240, 1.0]]), size)
     # more chance inliers need a smaller false-alarm number to be believed
     assert log10_nfa(200, 30, 5e-5, 4) < log10_nfa(200, 12, 5e-5, 4) < 0 < log10_nfa(200, 6, 5e-5, 4)
+
+
+def test_auto_without_learned_weights_returns_the_classical_verdict(tmp_path) -> None:
+    """Two unrelated textures: SIFT is not confident, the learned fallback has no weights → a clear reason."""
+    from agent.config import Config
+    from tools.matching import match_views
+
+    rng = np.random.default_rng(0)
+    a = (rng.random((240, 320, 3)) * 255).astype(np.uint8)
+    b = (rng.random((240, 320, 3)) * 255).astype(np.uint8)
+    res = match_views(a, b, config=Config(lightglue_dir=str(tmp_path / "nothing_here")))
+    assert not res.confident
+    assert "learned fallback unavailable" in res.reason and "lightglue_dir" in res.reason

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from scipy.special import gammaln
 
-from agent.config import Config
+from agent.config import Config, MissingWeightsError
 from tools.common import ToolError, load_image, to_gray
 
 METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
@@ -401,7 +401,11 @@ def match_views(image_a: Image, image_b: Image, *, method: str = "auto", model: 
         for fallback, side in (("sift", coarse_side(max_side)), ("aliked", max_side)):
             if result.confident:
                 break
-            second = _run_method(fallback, a, b, model, side, config, K_a, K_b)
+            try:
+                second = _run_method(fallback, a, b, model, side, config, K_a, K_b)
+            except MissingWeightsError as exc:  # keep the classical answer (not confident) and say why
+                result.reason = f"{result.reason}; learned fallback unavailable: {exc}"
+                break
             timings = {**second.timings, **{k: v for k, v in result.timings.items() if k not in second.timings}}
             timings["fit"] = result.timings["fit"] + second.timings["fit"]
             tried = result.tried + [f"{fallback}@{side}"]
