@@ -93,3 +93,22 @@ def test_rendered_instances_are_answered_or_abstained_never_wrong(agent, tmp_pat
         else:
             assert a.text == r["GT"].rstrip("."), (r["id"], a.text, r["GT"])
     assert answered >= 1
+
+
+@pytest.mark.slow
+def test_rendered_cross_view_instances_score_full_marks_when_answered(agent, tmp_path):
+    """Collaboration (5 views) and object matching (2 views) rendered with known cameras: the official SpatialUAV
+    scorer gives every answered instance full marks, and abstaining on all of them would fail the test."""
+    from benchmarks.loaders import load
+    from benchmarks.scoring import score
+    from benchmarks.synth.generate import generate
+
+    ann = generate(["A2A_Collaboration_Recognition", "A2A_Object_Matching"], 2, 5, tmp_path, progress=False)
+    answered = 0
+    for sample in load("synth", ann):
+        a = agent.ask(sample.images, sample.question)
+        if a.abstained:
+            continue
+        answered += 1
+        assert score(sample, a.text) == 1.0, (sample.id, a.text, sample.target)
+    assert answered >= 2
