@@ -34,8 +34,9 @@ from tools.regions_ocr import LabelBlob, read_label
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
-HUE_TOL = 8                  # OpenCV hue units (2 degrees each) around an overlay hue
-MAX_COLOURS = 6              # most overlay colours looked at in one image
+HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
+MAX_COLOURS = 10             # most overlay colours looked at in one image
+BG_EDGE = 0.85               # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 
@@ -116,8 +117,9 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], fille
     filled, strokes = [], []
     for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
         if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
-            is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a
-                     and _holes(labels[y:y + h, x:x + w] == i) >= 0.08 * w * h)
+            comp = labels[y:y + h, x:x + w] == i
+            is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
+                     and _holes(comp) >= 0.08 * w * h)
             (filled if is_bg else strokes).append([int(x), int(y), int(x + w), int(y + h)])
     blobs = []
     for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
@@ -126,6 +128,15 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], fille
             if 8 <= h <= 120 and 3 <= w <= 12 * h:
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     return blobs
+
+
+def _edge_drawn(comp: np.ndarray) -> float:
+    """Second-lowest drawn share of the four sides of a component's bounding box (1 px in): ~1 for a label
+    background (a filled rectangle), well below for a bold letter with a loop ("e", "o", "9")."""
+    if min(comp.shape) < 5:
+        return 0.0
+    sides = sorted(float(v.mean()) for v in (comp[1], comp[-2], comp[:, 1], comp[:, -2]))
+    return sides[1]   # a label glued to an outline or a neighbour may lose one side
 
 
 def _holes(comp: np.ndarray) -> int:

@@ -29,6 +29,7 @@ DIGITS = "0123456789"
 OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
+_LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
 PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
 
 
@@ -141,7 +142,7 @@ def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = 
     text = text_mask(mask, blob)
     grey = grey_letters(strength, blob) if strength is not None else None
     line, conf = OCR.read(ocr_image(text, grey))
-    nums = _NUMBER.findall(line)
+    nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
     if nums:
         return int(nums[-1]), line, conf
     word = ocr_image(last_word(text))
