@@ -59,7 +59,11 @@ def text_tokens(text: str | None) -> list[str]:
 
 def token_f1(prediction: str | None, reference: str | None) -> float:
     """Multiset token F1 in [0, 1] between prediction and reference (SpatialUAV ``token_f1_metrics``)."""
-    pred, ref = Counter(text_tokens(prediction)), Counter(text_tokens(reference))
+    return multiset_f1(Counter(text_tokens(prediction)), Counter(text_tokens(reference)))
+
+
+def multiset_f1(pred: Counter, ref: Counter) -> float:
+    """F1 in [0, 1] of two multisets (tokens, region pairs ...): matches counted with multiplicity."""
     matched = sum((pred & ref).values())
     n_pred, n_ref = sum(pred.values()), sum(ref.values())
     precision = matched / n_pred if n_pred else 0.0

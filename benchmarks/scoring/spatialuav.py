@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from benchmarks.scoring.bedi import score_clock as score_bedi_clock
-from benchmarks.scoring.common import extract_floats, extract_ints, token_f1
+from benchmarks.scoring.common import extract_floats, extract_ints, multiset_f1, token_f1
 
 if TYPE_CHECKING:  # pragma: no cover
     from benchmarks.judge import Judge
@@ -125,12 +125,7 @@ def score_option(prediction: str, gt: str) -> float:
 
 def score_pairs(prediction: str, gt: str) -> float:
     """"pairs ``(\\d+)\\s*-\\s*(\\d+)`` as multisets; pair F1" (order inside a pair matters: 1-3 ≠ 3-1)."""
-    pred, ref = Counter(parse_pairs(prediction)), Counter(parse_pairs(gt))
-    matched = sum((pred & ref).values())
-    n_pred, n_ref = sum(pred.values()), sum(ref.values())
-    precision = matched / n_pred if n_pred else 0.0
-    recall = matched / n_ref if n_ref else 0.0
-    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    return multiset_f1(Counter(parse_pairs(prediction)), Counter(parse_pairs(gt)))
 
 
 def bbox_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
