@@ -10,7 +10,6 @@ pairs that do not overlap.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -24,6 +23,7 @@ from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import load_image
 from tools.matching import corners, match_views, warp_points
 from tools.motion import ego_motion
+from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -142,8 +142,7 @@ def main() -> None:
     }
     figures["load_average_1min_at_end"] = os.getloadavg()[0]
     print(f"peak memory {figures['peak_memory_mb']:.0f} MB; load average {figures['load_average_1min_at_end']:.1f}")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(figures, indent=2))
+    write_figures(figures, OUT, echo=False)
     print(f"wrote {OUT}")
 
 

@@ -28,6 +28,7 @@ from agent.config import Config
 from mcp_server.client import call, connect
 from mcp_server.registry import REGISTRY, ToolContext
 from mcp_server.server import http_app
+from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGE = ROOT.parent / "shared" / "data" / "deepforest_neon" / "OSBS_029.png"
@@ -124,8 +125,7 @@ def main() -> None:
         "machine": {"python": platform.python_version(), "cpus": __import__("os").cpu_count(),
                     "note": "shared 2-core machine; other jobs may run at the same time"},
     }  # fmt: skip
-    Path(opts.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(opts.out).write_text(json.dumps(figures, indent=2) + "\n")
+    write_figures(figures, opts.out, echo=False)
     print(json.dumps(figures, indent=2))
 
 

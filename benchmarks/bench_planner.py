@@ -18,6 +18,7 @@ import json
 import statistics
 import time
 from pathlib import Path
+from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -103,8 +104,7 @@ def main() -> None:
     overhead = asyncio.run(_overhead(args.repeats))
     figures = {"routing": routing, "overhead": overhead,
                "targets": {"routing_accuracy": 0.99, "median_overhead_ms": 50}}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(figures, indent=2))
+    write_figures(figures, args.out, echo=False)
     for mode, res in routing.items():
         print(mode + ": " + ", ".join(f"{k} {v['accuracy']:.1%} of {v['n']} (median {v['median_route_ms']} ms)"
                                       for k, v in res.items()))

@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 from tools.common import load_image  # noqa: E402
 from tools.draw import draw_regions, label_box, random_style  # noqa: E402
 from tools.regions import iou, read_regions  # noqa: E402
+from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -165,8 +166,7 @@ def main() -> None:
     }
     print(json.dumps(figures, indent=2))
     out = ROOT / "docs" / "figures" / "regions.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=2) + "\n")
+    write_figures(figures, out, echo=False)
 
 
 if __name__ == "__main__":

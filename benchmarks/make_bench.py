@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from benchmarks.published import AGENT_TARGETS, TARGET_THROUGHPUT_PER_MIN
+from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE = ROOT / "docs" / "figures" / "bench.json"
@@ -135,9 +136,7 @@ def main(argv: list[str] | None = None) -> dict:
         "judge": report["runs"]["agent"]["summary"]["judge"],
         "report": [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in paths],
     }
-    print(json.dumps(figures, indent=1))
-    FIGURE.parent.mkdir(parents=True, exist_ok=True)
-    FIGURE.write_text(json.dumps(figures, indent=1) + "\n")
+    write_figures(figures, FIGURE)
     return figures
 
 

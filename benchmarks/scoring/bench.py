@@ -6,7 +6,6 @@ benchmark's rule-based scorer (fixed synthetic predictions), MiniLM judge load t
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from benchmarks.judge import MiniLMJudge, TokenF1Judge
 from benchmarks.sample import Sample
 from benchmarks.scoring import score
 from benchmarks.scoring.spatialuav import TASKS
+from benchmarks.figures import write_figures
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "scoring.json"
 GT_BY_FORMAT = {
@@ -66,9 +66,7 @@ def main() -> dict:
     figures["minilm_ms_per_pair"] = round(1000 * (time.perf_counter() - t0) / len(preds), 1)
     figures["minilm_paraphrase_similarity_mean"] = round(sum(sims) / len(sims), 3)
     figures["judge"] = judge.name
-    print(json.dumps(figures, indent=2))
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(figures, indent=2) + "\n")
+    write_figures(figures, OUT)
     return figures
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from benchmarks.figures import write_figures
 
 FIGURE = Path(__file__).resolve().parents[2] / "docs" / "figures" / "synth_generation.json"
 
@@ -73,9 +74,7 @@ def main() -> None:
            "total_cpu_seconds": round(sum(cpu_s.values()) * args.per_task, 1),
            "attempts_per_instance": {t: round(n / args.per_task, 2) for t, n in attempts.items()},
            "answers": summarise(records)}
-    print(json.dumps(fig, indent=1))
-    FIGURE.parent.mkdir(parents=True, exist_ok=True)
-    FIGURE.write_text(json.dumps(fig, indent=1) + "\n")
+    write_figures(fig, FIGURE)
     print(f"wrote {FIGURE}")
 
 
