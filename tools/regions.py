@@ -28,7 +28,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
+from tools.regions_lines import MIN_RUN, enclosed, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
 from tools.regions_ocr import LabelBlob, read_label
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -36,7 +36,8 @@ CORE_SAT = 230               # near-pure overlay pixels that define the overlay 
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
-BG_EDGE = 0.85               # a label background: 3 of its 4 box sides (1 px in) at least this drawn
+BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
+SURE_READ = 0.6              # OCR confidence above which the other polarity of a label is not tried
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 
@@ -102,9 +103,10 @@ def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 # ----------------------------------------------------------------------------------------------- labels
-def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], filled: np.ndarray) -> list[LabelBlob]:
-    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines. ``filled``:
-    :func:`tools.regions_lines.filled_areas` of the mask."""
+def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
+                 filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
+    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
+    the outlines removed (bool). ``filled``: :func:`tools.regions_lines.filled_areas` of the mask."""
     rest = mask.astype(np.uint8)
     filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
     outlines = np.zeros_like(rest)
@@ -119,7 +121,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], fille
         if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
             comp = labels[y:y + h, x:x + w] == i
             is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
-                     and _holes(comp) >= 0.08 * w * h)
+                     and enclosed(comp).sum() >= 0.08 * w * h)
             (filled if is_bg else strokes).append([int(x), int(y), int(x + w), int(y + h)])
     blobs = []
     for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
@@ -127,7 +129,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]], fille
             h, w = y2 - y1, x2 - x1
             if 8 <= h <= 120 and 3 <= w <= 12 * h:
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
-    return blobs
+    return blobs, rest.astype(bool)
 
 
 def _edge_drawn(comp: np.ndarray) -> float:
@@ -137,15 +139,6 @@ def _edge_drawn(comp: np.ndarray) -> float:
         return 0.0
     sides = sorted(float(v.mean()) for v in (comp[1], comp[-2], comp[:, 1], comp[:, -2]))
     return sides[1]   # a label glued to an outline or a neighbour may lose one side
-
-
-def _holes(comp: np.ndarray) -> int:
-    """Pixels enclosed by a component (not connected to its bounding box's border): a label background's
-    letters; a solid stroke digit such as "1" has none."""
-    inv = np.pad(~comp, 1, constant_values=True).astype(np.uint8)
-    n, lab = cv2.connectedComponents(inv, connectivity=4)
-    border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
-    return int(np.isin(lab, border, invert=True).sum())
 
 
 def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
@@ -212,34 +205,51 @@ def read_regions(
         raise ToolError("read_regions got an empty image")
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     regions: list[Region] = []
-    for mask, strength in colour_layers(rgb):
-        regions += _read_colour(mask, strength, min_side, allowed)
+    layers = colour_layers(rgb)
+    drawn = np.zeros(rgb.shape[:2], bool)
+    for mask, _ in layers:
+        drawn |= mask
+    for mask, strength in layers:
+        regions += _read_colour(mask, strength, min_side, allowed, drawn & ~mask)
     regions = _unique_ids(regions)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
-def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowed: set[int] | None) -> list[Region]:
-    """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`)."""
+def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowed: set[int] | None,
+                 occluded: np.ndarray) -> list[Region]:
+    """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
+    ``occluded``: pixels of the other overlay colours)."""
     filled = filled_areas(mask.astype(np.uint8))
-    rects = find_rectangles(mask, min_side, filled)
+    rects = find_rectangles(mask, min_side, filled, occluded)
     if not rects:
         return []
     size = (mask.shape[1], mask.shape[0])
-    blobs = _label_blobs(mask, rects, filled)
+    blobs, letters = _label_blobs(mask, rects, filled)
+    # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
+    # label keeps its own pixels (regions_ocr reads only the holes it encloses)
+    near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    strokes = np.where(near, strength, 0).astype(np.uint8)
     cost = np.array([[_placement_cost(b, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float]] = {}
     for j in np.flatnonzero((cost <= limit).any(axis=0)) if blobs else []:
-        rid, text, conf = read_label(mask, blobs[j], strength)
-        if rid is None:  # a bold digit glued to a corner looks like a label background: try the other reading
-            flipped = LabelBlob(blobs[j].box, not blobs[j].filled)
-            rid, text, conf = read_label(mask, flipped, strength)
+        rid, text, conf = _read_blob(blobs[j], mask, strength, letters, strokes)
+        if rid is None or conf < SURE_READ:  # a small label background and a bold digit look alike: read both ways
+            flipped = _read_blob(LabelBlob(blobs[j].box, not blobs[j].filled), mask, strength, letters, strokes)
+            if flipped[0] is not None and (rid is None or flipped[2] > conf):
+                rid, text, conf = flipped
         if rid is not None and (allowed is None or rid in allowed):
             reads[int(j)] = (rid, text, conf)
     return _assign(rects, cost, limit, reads)
+
+
+def _read_blob(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
+               strokes: np.ndarray) -> tuple[int | None, str, float]:
+    """OCR one label blob: a filled label from the whole colour mask, stroke text from the outline-free one."""
+    return read_label(mask, blob, strength) if blob.filled else read_label(letters, blob, strokes)
 
 
 def _assign(rects, cost, limit, reads) -> list[Region]:

@@ -25,9 +25,13 @@ import numpy as np
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
-SIDE_COVER = 0.75  # share of each side that must be drawn
+SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
 SOLID = 0.95      # share of a row that counts as fully drawn
+OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
+CROSSING_GAP = MAX_LINE + 3  # px, widest gap a crossing line cuts into a line
+INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
+MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
@@ -42,6 +46,29 @@ class Line:
     def runs_on(self, a: float, b: float, tol: float) -> bool:
         """True when a piece overlapping [a, b] continues more than ``tol`` px beyond either end."""
         return any(lo < b and hi > a and (lo < a - tol or hi > b + tol) for lo, hi in self.spans)
+
+
+def bridge_crossings(lines: list[Line], drawn: np.ndarray, vertical: bool) -> list[Line]:
+    """Join pieces of a line that a crossing line cut apart (step 1 drops a crossing's pixels): pieces less than
+    CROSSING_GAP apart whose gap is drawn along the line (``drawn``: this colour or another overlay colour on
+    top). A letter stroke in line with a box side, past the label's padding, stays apart (its gap is background)."""
+    m = drawn.T if vertical else drawn
+    out = []
+    for ln in lines:
+        row = int(round(ln.pos))
+        joined: list[list[float]] = []
+        for lo, hi in sorted(ln.spans):
+            if joined and 0 < lo - joined[-1][1] < CROSSING_GAP:
+                gap = m[max(0, row - 1):row + 2, int(joined[-1][1]) + 1:int(lo)].any(axis=0)
+                if gap.size == 0 or gap.mean() >= 0.8:
+                    joined[-1][1] = max(joined[-1][1], hi)
+                    continue
+            if joined and lo <= joined[-1][1]:
+                joined[-1][1] = max(joined[-1][1], hi)
+                continue
+            joined.append([lo, hi])
+        out.append(Line(ln.pos, ln.thick, [(lo, hi) for lo, hi in joined]))
+    return out
 
 
 def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
@@ -91,7 +118,11 @@ def _band_centre(cover: np.ndarray, a: int, b: int, thick: float) -> float | Non
     end of the band has a fully drawn run long enough for a line (the edge of a label's padding)."""
     seg = cover[a:b + 1] >= SOLID
     if b - a + 1 <= thick + 2:
-        return (a + b) / 2 if seg.sum() >= thick - 1 else None
+        return (a + b) / 2 if b - a + 1 >= thick - 1 else None   # a plain line (every band row is drawn across)
+    if not seg.any():
+        return None
+    first, last = int(np.argmax(seg)), len(seg) - 1 - int(np.argmax(seg[::-1]))
+    a, b, seg = a + first, a + last, seg[first:last + 1]   # anti-aliased (JPEG) edge rows are no line end
     top = int(np.argmin(seg)) if not seg.all() else len(seg)
     bot = int(np.argmin(seg[::-1])) if not seg.all() else len(seg)
     if max(top, bot) < thick:  # the line end of a glued label is the line plus the label's padding
@@ -109,30 +140,36 @@ def _axis_thick(line: Line) -> float:
     return max(1.0, line.thick)
 
 
-def find_rectangles(mask: np.ndarray, min_side: float,
-                    filled: np.ndarray | None = None) -> list[tuple[list[float], float]]:
+def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None = None,
+                    occluded: np.ndarray | None = None) -> list[tuple[list[float], float]]:
     """Drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px), duplicates removed.
-    ``filled``: :func:`filled_areas` of the mask when already computed."""
+    ``filled``: :func:`filled_areas` of the mask when already computed. ``occluded``: pixels drawn over in another
+    overlay colour (a later box or label may hide part of an outline): they count as drawn when a side's coverage
+    is checked, never as line pieces of this colour."""
     u8 = mask.astype(np.uint8)
     filled = filled_areas(u8) if filled is None else filled
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
-    xs = line_pieces(thin, vertical=True)
+    drawn = mask | occluded if occluded is not None else mask
+    xs = bridge_crossings(line_pieces(thin, vertical=True), drawn, vertical=True)
     if len(xs) < 2:
         return []
-    ys = line_pieces(thin, vertical=False)
+    ys = bridge_crossings(line_pieces(thin, vertical=False), drawn, vertical=False)
     row_cs, col_cs = _cumsums(mask)
+    cover_cs = _cumsums(mask | occluded) if occluded is not None else (row_cs, col_cs)
     ring_cs = _cumsums(thin)
+    area_cs = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
     found: list[tuple[list[float], float]] = []
     for i, left in enumerate(xs):
         for right in xs[i + 1:]:
             if right.pos - left.pos < min_side or abs(left.thick - right.thick) > 2:
                 continue
             pair = []
-            for box, t in _close_pair(left, right, ys, row_cs, col_cs, mask.shape, min_side):
+            for box, t in _close_pair(left, right, ys, *cover_cs, row_cs, mask.shape, min_side):
                 ib = tuple(int(round(v)) for v in box)
                 r = int(np.ceil(t / 2))
                 if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
-                        and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX):
+                        and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
+                        and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
     return _dedupe(found)
@@ -196,10 +233,24 @@ def filled_areas(u8: np.ndarray) -> np.ndarray:
     drawn = np.bincount(labels.ravel(), weights=u8.ravel(), minlength=n)
     keep = np.zeros(n, np.uint8)
     keep[1:] = (drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1)) >= 0.6
+    for i in np.flatnonzero(keep):   # a label background holds letters; a thick corner with a glyph glued on does not
+        x, y, w, h, a = stats[i]
+        comp = labels[y:y + h, x:x + w] == i
+        if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() < MIN_LETTER_SHARE * a:
+            keep[i] = 0
     return keep[labels]
 
 
-def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col_cs: np.ndarray,
+def enclosed(crop: np.ndarray) -> np.ndarray:
+    """Pixels off ``crop`` (bool) that it encloses (not 4-connected to the crop's border): the letters of a
+    filled label background; a box outline glued to the label's side encloses nothing."""
+    inv = np.pad(~crop, 1, constant_values=True).astype(np.uint8)
+    _, lab = cv2.connectedComponents(inv, connectivity=4)
+    border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
+
+
+def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
                 shape: tuple[int, int], min_side: float) -> list[tuple[list[float], float]]:
     """Rectangles whose left and right sides are the given vertical lines."""
     h, w = shape
@@ -216,7 +267,8 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
         a, b = max(0, x - 1), min(w, x + 2)
         return (row_cs[rows, b] - row_cs[rows, a]) > 0
 
-    good = (cover >= SIDE_COVER) & corner(xa) & corner(xb)
+    own = (own_cs[rows, min(w, xb + 1)] - own_cs[rows, max(0, xa)]) / max(1, xb - xa + 1)
+    good = (cover >= SIDE_COVER) & (own >= OWN_COVER) & corner(xa) & corner(xb)
     centres = [lo + c for a, b in _runs(good) if (c := _band_centre(cover, a, b, min(left.thick, right.thick))) is not None]
     out = []
     for k, top in enumerate(centres):
@@ -229,13 +281,23 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
             if max(sides[:3]) < SIDE_COVER or max(sides[3:]) < SIDE_COVER:
                 continue
             tol = thick + 3
+            # a side running on past a corner: a sub-rectangle cut out of overlapping boxes (its vertical sides run
+            # on, since a crossing line cuts them) or one cut off by a label; a horizontal line running on alone
+            # is a line two boxes share (aligned objects) and allowed
             if left.runs_on(top, bot, tol) or right.runs_on(top, bot, tol):
-                continue
-            if any(abs(y.pos - p) <= max(1.5, r) and y.runs_on(left.pos, right.pos, tol)
-                   for y in ys for p in (top, bot)):
                 continue
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
+
+
+def _interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
+    """Drawn share of a box's inside (``ii``: integral image of the mask): a filled label background is mostly
+    drawn, a box's inside is background with at most a label in it."""
+    x1, y1, x2, y2 = box
+    a, b, c, d = x1 + r + 1, x2 - r, y1 + r + 1, y2 - r
+    if b - a < 2 or d - c < 2:
+        return 1.0
+    return float(ii[d, b] - ii[c, b] - ii[d, a] + ii[c, a]) / ((b - a) * (d - c))
 
 
 def _inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
+from tools.regions_lines import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 LINE_WHITELIST = "Region0123456789 "
@@ -46,11 +47,7 @@ def text_mask(mask: np.ndarray, blob: LabelBlob) -> np.ndarray:
     """Boolean letter pixels of a label crop (holes of a filled background, or the coloured strokes)."""
     x1, y1, x2, y2 = blob.box
     crop = mask[y1:y2, x1:x2]
-    text = ~crop if blob.filled else crop.copy()
-    if blob.filled:  # the background's own border is no letter
-        text[:1, :] = text[-1:, :] = False
-        text[:, :1] = text[:, -1:] = False
-    return text
+    return enclosed(crop) if blob.filled else crop.copy()
 
 
 def ocr_image(text: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
@@ -124,15 +121,14 @@ class Ocr:
 OCR = Ocr()
 
 
-def grey_letters(strength: np.ndarray, blob: LabelBlob) -> np.ndarray:
-    """The label crop of an overlay strength map with dark letters on white (uint8)."""
+def grey_letters(strength: np.ndarray, blob: LabelBlob, text: np.ndarray) -> np.ndarray:
+    """The label crop of an overlay strength map with dark letters on white (uint8); ``text``: the crop's letter
+    mask (:func:`text_mask`). A filled label's outside (what its background does not enclose) turns white."""
     x1, y1, x2, y2 = blob.box
     crop = strength[y1:y2, x1:x2]
     if blob.filled:
-        img = crop.copy()
-        img[:1, :] = img[-1:, :] = 255
-        img[:, :1] = img[:, -1:] = 255
-        return img
+        near = cv2.dilate(text.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return np.where(near, crop, 255).astype(np.uint8)
     return (255 - crop).astype(np.uint8)
 
 
@@ -140,7 +136,7 @@ def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = 
     """(number or None, text read, confidence in [0, 1]) of one label (see module docstring). ``strength``:
     the overlay colour's strength map (grey picture of the label), else the binary mask is read."""
     text = text_mask(mask, blob)
-    grey = grey_letters(strength, blob) if strength is not None else None
+    grey = grey_letters(strength, blob, text) if strength is not None else None
     line, conf = OCR.read(ocr_image(text, grey))
     nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
     if nums:
