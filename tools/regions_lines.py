@@ -12,8 +12,10 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    drawn) form bands; a band thicker than the line is a line glued to a filled label, and the line is the end of
    the band with the longer fully drawn run (the label's text leaves holes, the line does not).
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
-   length and no straight piece of the four lines runs on past a corner (a crossing of two overlapping boxes or
-   a letter stroke, not a corner of this box).
+   length (pixels of another overlay colour count as drawn: a later box or label may hide part of an outline) and
+   the inside is neither mostly drawn (a filled label) nor crossed by lines along its border.
+4. Explaining away: a rectangle whose outline other rectangles already explain (a piece cut out of overlapping
+   boxes, a duplicate a few px off) is dropped, weakest first.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
 SOLID = 0.95      # share of a row that counts as fully drawn
+UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
+CORE = 3           # px, width of the outline band compared between boxes
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
-CROSSING_GAP = MAX_LINE + 3  # px, widest gap a crossing line cuts into a line
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
@@ -42,33 +45,6 @@ class Line:
     pos: float
     thick: float
     spans: list[tuple[float, float]]
-
-    def runs_on(self, a: float, b: float, tol: float) -> bool:
-        """True when a piece overlapping [a, b] continues more than ``tol`` px beyond either end."""
-        return any(lo < b and hi > a and (lo < a - tol or hi > b + tol) for lo, hi in self.spans)
-
-
-def bridge_crossings(lines: list[Line], drawn: np.ndarray, vertical: bool) -> list[Line]:
-    """Join pieces of a line that a crossing line cut apart (step 1 drops a crossing's pixels): pieces less than
-    CROSSING_GAP apart whose gap is drawn along the line (``drawn``: this colour or another overlay colour on
-    top). A letter stroke in line with a box side, past the label's padding, stays apart (its gap is background)."""
-    m = drawn.T if vertical else drawn
-    out = []
-    for ln in lines:
-        row = int(round(ln.pos))
-        joined: list[list[float]] = []
-        for lo, hi in sorted(ln.spans):
-            if joined and 0 < lo - joined[-1][1] < CROSSING_GAP:
-                gap = m[max(0, row - 1):row + 2, int(joined[-1][1]) + 1:int(lo)].any(axis=0)
-                if gap.size == 0 or gap.mean() >= 0.8:
-                    joined[-1][1] = max(joined[-1][1], hi)
-                    continue
-            if joined and lo <= joined[-1][1]:
-                joined[-1][1] = max(joined[-1][1], hi)
-                continue
-            joined.append([lo, hi])
-        out.append(Line(ln.pos, ln.thick, [(lo, hi) for lo, hi in joined]))
-    return out
 
 
 def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
@@ -149,11 +125,9 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     u8 = mask.astype(np.uint8)
     filled = filled_areas(u8) if filled is None else filled
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
-    drawn = mask | occluded if occluded is not None else mask
-    xs = bridge_crossings(line_pieces(thin, vertical=True), drawn, vertical=True)
+    xs = line_pieces(thin, vertical=True)
     if len(xs) < 2:
         return []
-    ys = bridge_crossings(line_pieces(thin, vertical=False), drawn, vertical=False)
     row_cs, col_cs = _cumsums(mask)
     cover_cs = _cumsums(mask | occluded) if occluded is not None else (row_cs, col_cs)
     ring_cs = _cumsums(thin)
@@ -164,7 +138,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
             if right.pos - left.pos < min_side or abs(left.thick - right.thick) > 2:
                 continue
             pair = []
-            for box, t in _close_pair(left, right, ys, *cover_cs, row_cs, mask.shape, min_side):
+            for box, t in _close_pair(left, right, *cover_cs, row_cs, mask.shape, min_side):
                 ib = tuple(int(round(v)) for v in box)
                 r = int(np.ceil(t / 2))
                 if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
@@ -172,7 +146,40 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
                         and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
-    return _dedupe(found)
+    return _explain_away(_dedupe(found), mask)
+
+
+def _explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> list[tuple[list[float], float]]:
+    """Drop rectangles that other rectangles explain: one at a time, the rectangle with the smallest share of its
+    drawn outline that lies on no other rectangle's outline, while that share is below UNIQUE_MIN.
+
+    A sub-rectangle cut out of overlapping boxes, or a duplicate of a box off by a few px, is made of other boxes'
+    lines; every real box has some outline of its own. Outlines are taken as a band of CORE px along the centre
+    line (anti-aliased edges would make two copies of one line look different).
+    """
+    if len(rects) < 2:
+        return rects
+    h, w = mask.shape
+    own = mask.ravel()
+    pix = []
+    for box, _ in rects:
+        canvas = np.zeros((h, w), np.uint8)
+        x1, y1, x2, y2 = (int(round(v)) for v in box)
+        cv2.rectangle(canvas, (x1, y1), (x2, y2), 1, CORE)
+        idx = np.flatnonzero(canvas.ravel())
+        pix.append(idx[own[idx]])
+    count = np.zeros(h * w, np.int32)
+    for idx in pix:
+        count[idx] += 1
+    alive = list(range(len(rects)))
+    while len(alive) > 1:
+        unique = [float((count[pix[i]] == 1).mean()) if len(pix[i]) else 0.0 for i in alive]
+        k = int(np.argmin(unique))
+        if unique[k] >= UNIQUE_MIN:
+            break
+        count[pix[alive[k]]] -= 1
+        del alive[k]
+    return [rects[i] for i in alive]
 
 
 def _drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
@@ -250,7 +257,7 @@ def enclosed(crop: np.ndarray) -> np.ndarray:
     return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
 
 
-def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
+def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
                 shape: tuple[int, int], min_side: float) -> list[tuple[list[float], float]]:
     """Rectangles whose left and right sides are the given vertical lines."""
     h, w = shape
@@ -279,12 +286,6 @@ def _close_pair(left: Line, right: Line, ys: list[Line], row_cs: np.ndarray, col
             sides = [(col_cs[yb + 1, max(0, min(w - 1, x + d))] - col_cs[ya, max(0, min(w - 1, x + d))]) / (yb - ya + 1)
                      for x in (xa, xb) for d in (-1, 0, 1)]
             if max(sides[:3]) < SIDE_COVER or max(sides[3:]) < SIDE_COVER:
-                continue
-            tol = thick + 3
-            # a side running on past a corner: a sub-rectangle cut out of overlapping boxes (its vertical sides run
-            # on, since a crossing line cuts them) or one cut off by a label; a horizontal line running on alone
-            # is a line two boxes share (aligned objects) and allowed
-            if left.runs_on(top, bot, tol) or right.runs_on(top, bot, tol):
                 continue
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
