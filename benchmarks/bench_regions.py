@@ -4,8 +4,8 @@ Ground truth is the geometry we draw: boxes at the real annotated objects (Pasca
 deepforest_neon and hit_uav_thermal, sides >= 20 px) or at random positions (overlaps allowed), random ids
 0-20, one random style per image or one per region (tools.draw.random_style), JPEG re-encoding at quality
 60-95. Layouts that a person could not read either are redrawn: labels that cover each other, or labels that
-hide more than MAX_HIDDEN_OUTLINE of a box's outline (a small box under a big label of its own or another
-region; see ``hidden_outline_share``).
+hide more than a quarter of a box's outline (a small box under a big label of its own or another region;
+``tools.draw.legible_layout``).
 A region counts as recovered exactly when a returned region has its id and IoU >= 0.9 with its box.
 Timing: read_regions on 1920x1080 downscaled dji_survey_dev photos.
 
@@ -30,14 +30,13 @@ import defusedxml.ElementTree as ET  # noqa: E402
 import numpy as np  # noqa: E402
 
 from tools.common import load_image  # noqa: E402
-from tools.draw import draw_regions, label_box, random_style  # noqa: E402
+from tools.draw import draw_regions, legible_layout, random_style  # noqa: E402
 from tools.regions import iou, read_regions  # noqa: E402
 from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 MIN_REAL_SIDE = 20
-MAX_HIDDEN_OUTLINE = 0.25   # most of a box's outline (share of its perimeter) that labels may hide
 
 
 def voc_boxes(xml: Path) -> list[list[float]]:
@@ -77,18 +76,6 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
     return out
 
 
-def hidden_outline_share(box: list[float], labels: list[list[int]]) -> float:
-    """Share of a box's outline (its perimeter, sampled every pixel) that lies under label boxes."""
-    x1, y1, x2, y2 = box
-    xs, ys = np.arange(x1, x2 + 1), np.arange(y1, y2 + 1)
-    pts = np.concatenate([np.stack([xs, np.full_like(xs, y1)], 1), np.stack([xs, np.full_like(xs, y2)], 1),
-                          np.stack([np.full_like(ys, x1), ys], 1), np.stack([np.full_like(ys, x2), ys], 1)])
-    hidden = np.zeros(len(pts), bool)
-    for lx1, ly1, lx2, ly2 in labels:
-        hidden |= (pts[:, 0] >= lx1) & (pts[:, 0] < lx2) & (pts[:, 1] >= ly1) & (pts[:, 1] < ly2)
-    return float(hidden.mean())
-
-
 def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]]):
     """(overlaid JPEG-decoded image, [(id, box)], jpeg quality) with labels that do not cover each other."""
     h, w = img.shape[:2]
@@ -101,9 +88,7 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
             boxes = random_boxes(rng, w, h, n)
         ids = [int(i) for i in rng.choice(21, size=len(boxes), replace=False)]
         styles = [random_style(rng)] * len(boxes) if rng.random() < 0.7 else [random_style(rng) for _ in boxes]
-        labels = [label_box(b, s.label_format.format(id=i), s, (w, h)) for i, b, s in zip(ids, boxes, styles)]
-        if (all(iou(a, b) == 0 for k, a in enumerate(labels) for b in labels[k + 1:])
-                and all(hidden_outline_share(b, labels) <= MAX_HIDDEN_OUTLINE for b in boxes)):
+        if legible_layout(list(zip(ids, boxes)), styles, (w, h)):
             break
     regions = list(zip(ids, boxes))
     drawn = draw_regions(img, regions, styles)

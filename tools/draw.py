@@ -180,6 +180,38 @@ def label_box(bbox: Sequence[float], text: str, style: RegionStyle, image_size: 
     return [lx, ly, lx + lw, ly + lh]
 
 
+MAX_HIDDEN_OUTLINE = 0.25   # most of a box's outline (share of its perimeter) that labels may hide
+
+
+def hidden_outline_share(box: Sequence[float], labels: Sequence[Sequence[int]]) -> float:
+    """Share of a box's outline (its centre line, sampled every pixel) that lies under the label boxes."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    xs, ys = np.arange(x1, x2 + 1), np.arange(y1, y2 + 1)
+    pts = np.concatenate([np.stack([xs, np.full_like(xs, y1)], 1), np.stack([xs, np.full_like(xs, y2)], 1),
+                          np.stack([np.full_like(ys, x1), ys], 1), np.stack([np.full_like(ys, x2), ys], 1)])
+    hidden = np.zeros(len(pts), bool)
+    for lx1, ly1, lx2, ly2 in labels:
+        hidden |= (pts[:, 0] >= lx1) & (pts[:, 0] < lx2) & (pts[:, 1] >= ly1) & (pts[:, 1] < ly2)
+    return float(hidden.mean())
+
+
+def legible_layout(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle],
+                   image_size: tuple[int, int], max_hidden: float = MAX_HIDDEN_OUTLINE) -> bool:
+    """True when a person could read the overlay: no two labels overlap and no box loses more than ``max_hidden``
+    of its outline under labels or merged into a filled label that touches it (a small box under a big label of
+    its own or of another region)."""
+    labels = [label_box(b, st.label_format.format(id=int(rid)), st, image_size)
+              for (rid, b), st in zip(regions, styles)]
+    for k, a in enumerate(labels):
+        for b in labels[k + 1:]:
+            if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1]):
+                return False
+    # a filled label touching an outline merges with it: count the line width around a label as hidden too
+    grown = [[x1 - g, y1 - g, x2 + g, y2 + g] for (x1, y1, x2, y2), st in zip(labels, styles)
+             for g in [st.line_width // 2 + 2 if st.label_background else 0]]
+    return all(hidden_outline_share(b, grown) <= max_hidden for _, b in regions)
+
+
 def _validate_box(bbox: Sequence[float], image_size: tuple[int, int]) -> list[float]:
     if len(bbox) != 4:
         raise ToolError(f"a box needs 4 numbers [x1, y1, x2, y2], got {list(bbox)!r}")

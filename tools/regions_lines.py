@@ -146,12 +146,27 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
                         and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
-    return _explain_away(_dedupe(found), mask)
+    return _explain_away(_dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+
+
+def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the pixels within CORE // 2 px of a box's outline (centre line), clipped to the image."""
+    h, w = shape
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    d = np.arange(-(CORE // 2), CORE // 2 + 1)
+    xs, ys = np.arange(x1, x2 + 1), np.arange(y1, y2 + 1)
+    rows = [(np.repeat(y + d, len(xs)), np.tile(xs, len(d))) for y in (y1, y2)]
+    cols = [(np.tile(ys, len(d)), np.repeat(x + d, len(ys))) for x in (x1, x2)]
+    yy = np.concatenate([r for r, _ in rows + cols])
+    xx = np.concatenate([c for _, c in rows + cols])
+    ok = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+    return np.unique(yy[ok] * w + xx[ok])
 
 
 def _explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> list[tuple[list[float], float]]:
     """Drop rectangles that other rectangles explain: one at a time, the rectangle with the smallest share of its
-    drawn outline that lies on no other rectangle's outline, while that share is below UNIQUE_MIN.
+    drawn outline (``mask``: outline pixels, filled labels left out) that lies on no other rectangle's outline,
+    while that share is below UNIQUE_MIN.
 
     A sub-rectangle cut out of overlapping boxes, or a duplicate of a box off by a few px, is made of other boxes'
     lines; every real box has some outline of its own. Outlines are taken as a band of CORE px along the centre
@@ -163,10 +178,7 @@ def _explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> l
     own = mask.ravel()
     pix = []
     for box, _ in rects:
-        canvas = np.zeros((h, w), np.uint8)
-        x1, y1, x2, y2 = (int(round(v)) for v in box)
-        cv2.rectangle(canvas, (x1, y1), (x2, y2), 1, CORE)
-        idx = np.flatnonzero(canvas.ravel())
+        idx = _outline_index(box, (h, w))
         pix.append(idx[own[idx]])
     count = np.zeros(h * w, np.int32)
     for idx in pix:
@@ -174,7 +186,7 @@ def _explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> l
     alive = list(range(len(rects)))
     while len(alive) > 1:
         unique = [float((count[pix[i]] == 1).mean()) if len(pix[i]) else 0.0 for i in alive]
-        k = int(np.argmin(unique))
+        k = min(range(len(alive)), key=lambda j: (unique[j], len(pix[alive[j]])))   # ties: the less supported
         if unique[k] >= UNIQUE_MIN:
             break
         count[pix[alive[k]]] -= 1

@@ -17,6 +17,7 @@ from benchmarks.synth.tiers import Tier
 FORMAT_REGIONS = "Answer with only the region labels, formatted exactly like `Region 1, 2`. No explanation."
 MIN_BOX_PX = 10.0  # regions smaller than this (either side) are not asked about
 EDGE_MARGIN_PX = 6.0  # regions keep this far from the image border
+LEGIBLE_TRIES = 20  # overlay styles tried before an instance is redrawn
 
 
 @dataclass
@@ -152,13 +153,17 @@ def draw_overlay(img: np.ndarray, regions: list[tuple[int, np.ndarray]], rng: np
     """Draw regions in one random benchmark-like style (``tools.draw``); ``bare_numbers`` forces the label form."""
     from dataclasses import replace
 
-    from tools.draw import draw_regions, random_style
+    from tools.draw import draw_regions, legible_layout, random_style
 
-    style = random_style(rng)
-    if bare_numbers is not None:
-        style = replace(style, label_format="{id}" if bare_numbers else "Region {id}")
     boxes = [(rid, [float(round(v)) for v in box]) for rid, box in regions]
-    return draw_regions(img, boxes, style=style)
+    size = (img.shape[1], img.shape[0])
+    for _ in range(LEGIBLE_TRIES):   # a style whose labels would hide boxes or each other: a person could not read it
+        style = random_style(rng)
+        if bare_numbers is not None:
+            style = replace(style, label_format="{id}" if bare_numbers else "Region {id}")
+        if legible_layout(boxes, [style] * len(boxes), size):
+            return draw_regions(img, boxes, style=style)
+    raise SynthError(f"no legible overlay style in {LEGIBLE_TRIES} tries")
 
 
 def clock_angle_deg(centre_px: np.ndarray, target_px: np.ndarray) -> float:
