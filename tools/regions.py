@@ -37,7 +37,8 @@ CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
-SURE_READ = 0.6              # OCR confidence above which the other polarity of a label is not tried
+OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
+SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 
@@ -106,13 +107,13 @@ def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
 def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                  filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
     """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
-    the outlines removed (bool). ``filled``: :func:`tools.regions_lines.filled_areas` of the mask."""
+    every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas` of the mask."""
     rest = mask.astype(np.uint8)
     filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
     outlines = np.zeros_like(rest)
     for box, thick in rects:
         x1, y1, x2, y2 = (int(round(v)) for v in box)
-        cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + 2)
+        cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + OUTLINE_HALO)
     rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
@@ -129,7 +130,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             h, w = y2 - y1, x2 - x1
             if 8 <= h <= 120 and 3 <= w <= 12 * h:
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
-    return blobs, rest.astype(bool)
+    return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
 
 
 def _edge_drawn(comp: np.ndarray) -> float:

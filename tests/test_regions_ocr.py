@@ -1,0 +1,53 @@
+"""OCR engines behind the region reader: both read a rendered label; a missing model names its setting."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from agent.config import MissingWeightsError
+from tools.common import ToolError
+from tools.draw import hidden_outline_share, legible_layout, RegionStyle
+from tools.regions_ocr import Ocr, ocr_image
+
+
+def rendered_label(text: str) -> np.ndarray:
+    """Dark text on white, drawn with OpenCV (the reader's OCR input convention)."""
+    img = np.full((40, 20 + 22 * len(text), 3), 255, np.uint8)
+    cv2.putText(img, text, (8, 30), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2, cv2.LINE_AA)
+    return ocr_image(np.zeros(img.shape[:2], bool), cv2.cvtColor(img, cv2.COLOR_RGB2GRAY))
+
+
+@pytest.mark.parametrize("engine", ["rapidocr", "tesseract"])
+def test_each_engine_reads_a_rendered_label(engine, monkeypatch):
+    monkeypatch.setenv("UAV_AGENT_OCR_ENGINE", engine)
+    ocr = Ocr()
+    text, conf = ocr.read(rendered_label("Region 17"))
+    assert ocr.engine in ({"rapidocr"} if engine == "rapidocr" else {"tesserocr", "pytesseract"})
+    assert text.replace(" ", "") == "Region17" and 0.0 < conf <= 1.0
+
+
+def test_missing_ocr_model_names_the_setting(monkeypatch, tmp_path):
+    monkeypatch.setenv("UAV_AGENT_OCR_ENGINE", "rapidocr")
+    monkeypatch.setenv("UAV_AGENT_OCR_MODEL", str(tmp_path / "missing.onnx"))
+    with pytest.raises(MissingWeightsError, match="ocr_model"):
+        Ocr().read(rendered_label("3"))
+
+
+def test_unknown_engine_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("UAV_AGENT_OCR_ENGINE", "abbyy")
+    with pytest.raises(ToolError, match="UAV_AGENT_OCR_ENGINE"):
+        Ocr().read(rendered_label("3"))
+
+
+def test_hidden_outline_share_counts_the_perimeter_under_labels():
+    box = [0, 0, 99, 99]                                # perimeter sampled at 400 points
+    assert hidden_outline_share(box, []) == 0.0
+    assert hidden_outline_share(box, [[-5, -5, 105, 3]]) == pytest.approx(100 / 400 + 2 * 3 / 400, abs=0.01)
+
+
+def test_a_label_bigger_than_its_box_is_not_legible():
+    style = RegionStyle(label_position="inside_center", font_scale=1.1)
+    assert legible_layout([(1, [100, 100, 400, 300])], [style], (640, 480))
+    assert not legible_layout([(1, [100, 100, 130, 120])], [style], (640, 480))
