@@ -37,6 +37,7 @@ CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
+LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
 OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
@@ -119,6 +120,8 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
     filled, strokes = [], []
     for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
+        if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found
+            continue
         if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
             comp = labels[y:y + h, x:x + w] == i
             is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
