@@ -29,7 +29,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_lines import MIN_RUN, enclosed, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
-from tools.regions_ocr import LabelBlob, read_label
+from tools.regions_ocr import LabelBlob, read_labels
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
@@ -239,21 +239,26 @@ def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowe
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float]] = {}
-    for j in np.flatnonzero((cost <= limit).any(axis=0)) if blobs else []:
-        rid, text, conf = _read_blob(blobs[j], mask, strength, letters, strokes)
-        if rid is None or conf < SURE_READ:  # a small label background and a bold digit look alike: read both ways
-            flipped = _read_blob(LabelBlob(blobs[j].box, not blobs[j].filled), mask, strength, letters, strokes)
-            if flipped[0] is not None and (rid is None or flipped[2] > conf):
-                rid, text, conf = flipped
+    near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
+    first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
+    unsure = [k for k, (rid, _, conf) in enumerate(first) if rid is None or conf < SURE_READ]
+    # a small label background and a bold digit look alike: the unsure ones are read the other way too
+    flipped = read_labels([_ocr_job(LabelBlob(blobs[near_ids[k]].box, not blobs[near_ids[k]].filled), mask,
+                                    strength, letters, strokes) for k in unsure])
+    for k, alt in zip(unsure, flipped):
+        if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
+            first[k] = alt
+    for j, (rid, text, conf) in zip(near_ids, first):
         if rid is not None and (allowed is None or rid in allowed):
-            reads[int(j)] = (rid, text, conf)
+            reads[j] = (rid, text, conf)
     return _assign(rects, cost, limit, reads)
 
 
-def _read_blob(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
-               strokes: np.ndarray) -> tuple[int | None, str, float]:
-    """OCR one label blob: a filled label from the whole colour mask, stroke text from the outline-free one."""
-    return read_label(mask, blob, strength) if blob.filled else read_label(letters, blob, strokes)
+def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
+             strokes: np.ndarray) -> tuple[np.ndarray, LabelBlob, np.ndarray]:
+    """What to OCR for one label blob: a filled label from the whole colour mask, stroke text from the
+    outline-free one."""
+    return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
 
 
 def _assign(rects, cost, limit, reads) -> list[Region]:

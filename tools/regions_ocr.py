@@ -128,9 +128,21 @@ class Ocr:
         from agent.config import Config
 
         model = Config.from_env().resolved_ocr_model()   # MissingWeightsError names ``ocr_model``
-        self._api = RapidOCR(rec_model_path=model, rec_intra_op_num_threads=1, rec_inter_op_num_threads=1)
+        # one thread: callers already run one image per worker process on our 2-core machines
+        self._api = RapidOCR(rec_model_path=model, intra_op_num_threads=1, inter_op_num_threads=1)
         self._mode = "rapidocr"
         return True
+
+    def read_many(self, imgs: list[np.ndarray], psm: int = PSM_LINE,
+                  whitelist: str = LINE_WHITELIST) -> list[tuple[str, float]]:
+        """:meth:`read` for several line images (one batched recognizer call with rapidocr)."""
+        if not imgs:
+            return []
+        if self.engine != "rapidocr":
+            return [self.read(img, psm, whitelist) for img in imgs]
+        with self._lock:
+            res, _ = self._api.text_rec([cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) for img in imgs])
+        return [("".join(ch for ch in text if ch in whitelist).strip(), float(conf)) for text, conf in res]
 
     def read(self, img: np.ndarray, psm: int = PSM_LINE, whitelist: str = LINE_WHITELIST) -> tuple[str, float]:
         """(text, confidence in [0, 1]) of a grey uint8 image of one text line; ``whitelist``: the characters
@@ -172,18 +184,38 @@ def grey_letters(strength: np.ndarray, blob: LabelBlob, text: np.ndarray) -> np.
     return (255 - crop).astype(np.uint8)
 
 
-def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[int | None, str, float]:
-    """(number or None, text read, confidence in [0, 1]) of one label (see module docstring). ``strength``:
-    the overlay colour's strength map (grey picture of the label), else the binary mask is read."""
+def label_images(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(OCR line image, letter mask) of one label. ``strength``: the overlay colour's strength map (grey picture
+    of the label), else the binary mask is read."""
     text = text_mask(mask, blob)
     grey = grey_letters(strength, blob, text) if strength is not None else None
-    line, conf = OCR.read(ocr_image(text, grey))
-    nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
-    if nums:
-        return int(nums[-1]), line, conf
-    word = ocr_image(last_word(text))
-    for psm in (PSM_WORD, PSM_CHAR):
-        digits, conf = OCR.read(word, psm, DIGITS)
-        if _NUMBER.fullmatch(digits):
-            return int(digits), (line + " " + digits).strip(), conf
-    return None, line, 0.0
+    return ocr_image(text, grey), text
+
+
+def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> list[tuple[int | None, str, float]]:
+    """(number or None, text read, confidence in [0, 1]) of each ``(mask, blob, strength)`` label (see module
+    docstring): all lines in one batch, then the last words of those without digits."""
+    images = [label_images(*job) for job in jobs]
+    out: list[tuple[int | None, str, float]] = []
+    retry = []
+    for k, (line, conf) in enumerate(OCR.read_many([img for img, _ in images])):
+        nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
+        out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
+        if not nums:
+            retry.append(k)
+    psms = (PSM_WORD,) if OCR.engine == "rapidocr" else (PSM_WORD, PSM_CHAR)
+    for psm in psms:
+        words = [ocr_image(last_word(images[k][1])) for k in retry]
+        still = []
+        for k, (digits, conf) in zip(retry, OCR.read_many(words, psm, DIGITS)):
+            if _NUMBER.fullmatch(digits):
+                out[k] = (int(digits), (out[k][1] + " " + digits).strip(), conf)
+            else:
+                still.append(k)
+        retry = still
+    return out
+
+
+def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[int | None, str, float]:
+    """:func:`read_labels` of one label."""
+    return read_labels([(mask, blob, strength)])[0]
