@@ -137,3 +137,4 @@ def tool_catalog() -> list[dict[str, Any]]:
 
 # Handler modules register themselves on import (keep at the bottom: they import names defined above).
 from mcp_server import handlers_pair, handlers_view  # noqa: E402,F401
+from mcp_server import handlers_pitch  # noqa: E402,F401  (after the view tools: keeps their listing order)

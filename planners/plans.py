@@ -14,7 +14,7 @@ from typing import Awaitable, Callable
 
 from planners.conventions import is_person_label, word_number
 from planners.router import Understanding
-from planners.toolbox import ToolContext
+from planners.toolbox import ToolCallError, ToolContext
 
 Evidence = dict
 Strategy = Callable[[ToolContext, Understanding], Awaitable[Evidence]]
@@ -108,25 +108,52 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
 # Plausible gimbal pitches of a drone photo (degrees, −90 = nadir): used when the question states none.
 PITCH_SWEEP_DEG = (-30.0, -45.0, -60.0, -75.0, -90.0)
 ASSUMED_PITCH_CONFIDENCE = 0.5  # an answer that holds for every plausible pitch, but rests on no measured pitch
+ESTIMATED_PITCH_CONFIDENCE = 0.6  # an answer that holds over the interval of a pitch estimated from the image
+INTERVAL_STEP_DEG = 2.5  # spacing of the pitches ranked inside the estimated interval
 
 
-async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
-                            conf: float) -> Evidence:
-    """Rank under every pitch of :data:`PITCH_SWEEP_DEG`; answer only when the asked part of the order (the
-    whole order, or its first id) is the same for all of them, else abstain (the answer depends on the pitch)."""
+def _interval_pitches(lo: float, hi: float) -> tuple[float, ...]:
+    """Pitches (deg) from ``lo`` to ``hi`` inclusive, at most INTERVAL_STEP_DEG apart."""
+    n = max(0, math.ceil((hi - lo) / INTERVAL_STEP_DEG))
+    return tuple(lo + (hi - lo) * k / n for k in range(n + 1)) if n else (lo,)
+
+
+async def _asked_orders(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
+                        pitches: tuple[float, ...]) -> set[tuple[int, ...]]:
+    """The asked part of the ranking (whole order, or its first id) under each pitch of ``pitches``."""
     conv = u.conventions
-    asked = set()
-    order: list[int] = []
-    for pitch in PITCH_SWEEP_DEG:
+    asked: set[tuple[int, ...]] = set()
+    for pitch in pitches:
         r = await ctx.call("rank_by_distance", image=ctx.images[0],
                            regions=[{"id": i, "bbox": regions[i]["bbox"]} for i in ids], altitude_m=conv.altitude_m,
                            pitch_deg=pitch, focal_px=conv.focal_px, order=conv.order)
         order = [int(i) for i in r["order"]]
         asked.add(tuple(order if conv.want_all else order[:1]))
-    if len(asked) != 1:
-        return undecided(f"camera pitch unknown and the ranking changes with it over {PITCH_SWEEP_DEG} deg")
-    return found({"ids": list(asked.pop())}, min(conf, ASSUMED_PITCH_CONFIDENCE),
-                 f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
+    return asked
+
+
+async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
+                            conf: float) -> Evidence:
+    """Pitch not stated: answer when the asked part of the order (the whole order, or its first id) is the same
+    for every pitch of :data:`PITCH_SWEEP_DEG`, or else for every pitch of the interval that ``estimate_pitch``
+    measured on the image (when it is confident); otherwise abstain (the answer depends on the pitch)."""
+    if len(asked := await _asked_orders(ctx, u, regions, ids, PITCH_SWEEP_DEG)) == 1:
+        return found({"ids": list(asked.pop())}, min(conf, ASSUMED_PITCH_CONFIDENCE),
+                     f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
+    try:
+        est = await ctx.call("estimate_pitch", image=ctx.images[0], focal_px=u.conventions.focal_px)
+    except ToolCallError as exc:  # the estimate is optional: without it the old abstention stands
+        return undecided(f"camera pitch unknown, the ranking changes with it and estimate_pitch failed ({exc})")
+    if not est.get("confident", False):
+        return undecided(f"camera pitch unknown, the ranking changes with it over {PITCH_SWEEP_DEG} deg and the "
+                         f"image does not give it: {est.get('reason')}")
+    lo, hi = (float(v) for v in est["interval_deg"])
+    if len(asked := await _asked_orders(ctx, u, regions, ids, _interval_pitches(lo, hi))) != 1:
+        return undecided(f"ranking changes with the pitch over the estimated interval {lo:.0f}…{hi:.0f} deg "
+                         f"(estimate {float(est['pitch_deg']):.0f} deg)")
+    return found({"ids": list(asked.pop())}, min(conf, ESTIMATED_PITCH_CONFIDENCE),
+                 f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg; the same ranking "
+                 f"holds over {lo:.0f}…{hi:.0f} deg")
 
 
 # --- pairs ------------------------------------------------------------------------------------------------------

@@ -12,9 +12,17 @@ spectrum by ``ln m`` along log frequency and by ``ln m`` in level; contrast diff
 strip. For every candidate pitch the strips' spectra are moved back to the reference scale and their disagreement
 (mean squared residual after removing each strip's offset, over overlapping frequencies) is the cost; the estimate
 is the cost minimum. Information comes from the spectrum's departures from a pure power law (characteristic sizes
-of ground features, the resolution of the ground texture); a texture without them gives a flat cost and hence a
-wide interval. The uncertainty combines the cost curve's width with the disagreement of two independent halves of
-the column tiles.
+of ground features, the resolution of the ground texture); a texture without them gives a shallow cost minimum.
+
+Interval and confidence. The interval is the run of candidate pitches whose cost stays within COST_REL_TOL of the
+minimum, widened to the estimates of two independent halves of the column tiles and by INTERVAL_MARGIN_DEG; with
+the focal length unknown it is widened again to hold for any FOV in ASSUMED_HFOV_RANGE_DEG. ``confident`` is False
+for a shallow minimum and for grey/thermal frames.
+
+Limits (``docs/figures/pitch.json``, ``benchmarks/bench_pitch.py``): measured on renders of real orthophotos, where
+the ground texture's own resolution travels with the geometry; oblique views are biased toward nadir by the
+image-fixed blur/noise; on the 12 real HIT-UAV thermal frames (30–90° tilt) and 5 real nadir DJI photos it is not
+informative and says so (no confident estimate).
 
 Written by hand (numpy FFT) because no library estimates pitch from texture scale; the steps are a few array ops.
 """
@@ -39,14 +47,15 @@ F_HI = 0.45  # top of the frequency band, cycles per pixel (the bottom is the 3r
 # Profiles used: along rows (horizontal scale). Column profiles (vertical scale, "y") were tried on the development
 # renders: more estimates but more confidently wrong ones (interval coverage 0.79 instead of 0.89), so left out.
 AXES: tuple[str, ...] = ("x",)
-BLUR_SIGMAS_PX = (0.0, 0.4, 0.7, 1.0)  # image-frame blur hypotheses (px)
-MAX_DEBLUR_NATS = 3.0
 PITCH_GRID_DEG = np.arange(-90.0, -19.5, 1.0)  # candidate pitches, −90 = nadir
 MIN_OVERLAP_BINS = 4  # a strip pair is compared only over at least this many shared log-frequency bins
 COST_REL_TOL = 0.3  # candidate pitches whose cost is within this fraction above the minimum's stay in the interval
-# Set on development renders (seeds 7, 11 of benchmarks/bench_pitch.py), not on the benchmark suite:
+# Set on development renders (seeds 7, 11, 23 of benchmarks/bench_pitch.py), never on the benchmark suite:
 MAX_DEPTH_RATIO = 0.5  # cost minimum / median cost above this: too shallow a minimum to trust (not confident)
-INTERVAL_MARGIN_DEG = 4.0  # added on each side of the interval (then 92 % of confident dev renders covered)
+INTERVAL_MARGIN_DEG = 4.0  # added on each side of the interval (then ~94 % of confident dev renders covered)
+# Unknown focal: the interval is widened to hold for these horizontal FOVs (common drone lenses: 24 mm-equivalent
+# ≈ 74°, wide modes up to ~85°, narrower zoom settings ~60°).
+ASSUMED_HFOV_RANGE_DEG = (60.0, 85.0)
 # Grey / thermal frames: on the development renders of HIT-UAV thermal textures 1 of 5 confident intervals held
 # (RGB: 71 of 75), and the real thermal obliques fail too, so single-channel images are never confident.
 GREY_CHANNEL_DIFF = 8  # a pixel is grey when its RGB channels differ by at most this (JPEG chroma noise)
@@ -55,8 +64,9 @@ GREY_SHARE = 0.9  # an image is single-channel when at least this share of its p
 
 @dataclass
 class PitchEstimate:
-    """Estimated pitch (deg, −90 = nadir) with a 1-sigma-like half-width ``uncertainty_deg``; ``interval_deg`` is
-    (lower, upper) clipped to [−90, −20]; ``confident`` False when the image carries too little texture."""
+    """Estimated pitch (deg, −90 = nadir); ``interval_deg`` (lower, upper) clipped to [−90, −20] should hold the
+    true pitch (~90 % of confident renders); ``uncertainty_deg`` is its larger half-width; ``confident`` False when
+    the texture does not constrain the pitch (``reason`` says why); ``halves_deg`` are the two tile-half estimates."""
 
     pitch_deg: float
     uncertainty_deg: float
@@ -87,11 +97,9 @@ def is_single_channel(image: np.ndarray) -> bool:
 
 def _gray(image: np.ndarray) -> tuple[np.ndarray, float]:
     """Float32 grey image no wider than MAX_WIDTH_PX and the factor applied to the width."""
-    img = np.asarray(image)
-    if img.ndim == 3:
-        img = cv2.cvtColor(img[..., :3].astype(np.uint8) if img.dtype != np.uint8 else img[..., :3],
-                           cv2.COLOR_RGB2GRAY)
-    g = img.astype(np.float32)
+    img = np.asarray(image, np.float32)
+    g = img[..., :3] @ np.array([0.299, 0.587, 0.114], np.float32) if img.ndim == 3 and img.shape[2] >= 3 else img
+    g = g.reshape(g.shape[:2])
     h, w = g.shape
     if w > MAX_WIDTH_PX:
         f = MAX_WIDTH_PX / w
@@ -191,20 +199,6 @@ def _cost_curve(v: np.ndarray, spectra: list[tuple[Spectra, np.ndarray]], focal_
     return costs
 
 
-def _deblurred_cost(v: np.ndarray, spectra: list[Spectra], tiles: slice, focal_px: float) -> np.ndarray:
-    """Cost curve minimised over a Gaussian blur of the image (fixed in the image frame, unlike the texture):
-    log power + 4π²σ²f² undoes a blur of σ px; bins where that correction exceeds MAX_DEBLUR_NATS are dropped."""
-    best = np.full(len(PITCH_GRID_DEG), np.inf)
-    for sigma in BLUR_SIGMAS_PX:
-        parts = []
-        for sp in spectra:
-            corr = 4 * math.pi ** 2 * sigma ** 2 * np.exp(2 * sp.log_f)
-            logp = np.median(sp.logp[:, tiles], axis=1) + corr
-            parts.append((sp, np.where(corr <= MAX_DEBLUR_NATS, logp, np.nan)))
-        best = np.minimum(best, _cost_curve(v, parts, focal_px))
-    return best
-
-
 def _best(costs: np.ndarray) -> tuple[float, float, float]:
     """(argmin pitch, low, high): the contiguous run of candidate pitches around the minimum whose cost is at most
     (1 + COST_REL_TOL) times the minimum (a sharp minimum gives a narrow run, a shallow one a wide run)."""
@@ -216,6 +210,18 @@ def _best(costs: np.ndarray) -> tuple[float, float, float]:
     while hi + 1 < len(costs) and ok[hi + 1]:
         hi += 1
     return float(PITCH_GRID_DEG[k]), float(PITCH_GRID_DEG[lo]), float(PITCH_GRID_DEG[hi])
+
+
+def _widen_for_focal(lo: float, hi: float, focal_px: float, width: int) -> tuple[float, float]:
+    """Interval (deg) that also holds for any horizontal FOV in ASSUMED_HFOV_RANGE_DEG: the texture fixes the
+    horizon row −f·tan δ, so with another focal f′ the same row means δ′ = atan(f·tan δ / f′)."""
+    out = []
+    for p in (lo, hi):
+        d = math.radians(-p)
+        for hfov in ASSUMED_HFOV_RANGE_DEG:
+            f2 = width / 2 / math.tan(math.radians(hfov) / 2)
+            out.append(-90.0 if d >= math.pi / 2 - 1e-9 else -math.degrees(math.atan(focal_px * math.tan(d) / f2)))
+    return max(min(out + [lo]), -90.0), min(max(out + [hi]), -20.0)
 
 
 def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: float | None = None) -> PitchEstimate:
@@ -242,12 +248,15 @@ def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: f
     rows, spectra = strip_spectra(gray)
     v = rows - gray.shape[0] / 2
     use = [sp for sp in spectra if sp.axis in AXES]
-    full = _deblurred_cost(v, use, slice(None), f)
+    full = _cost_curve(v, [(sp, np.median(sp.logp, axis=1)) for sp in use], f)
     pitch, lo, hi = _best(full)
-    halves = tuple(_best(_deblurred_cost(v, use, slice(s, None, 2), f))[0] for s in (0, 1))
+    halves = tuple(_best(_cost_curve(v, [(sp, np.median(sp.logp[:, s::2], axis=1)) for sp in use], f))[0]
+                   for s in (0, 1))
     spread = abs(halves[0] - halves[1]) / 2
     lo, hi = min(lo, pitch - spread) - INTERVAL_MARGIN_DEG, max(hi, pitch + spread) + INTERVAL_MARGIN_DEG
     lo, hi = max(lo, -90.0), min(hi, -20.0)
+    if assumed:
+        lo, hi = _widen_for_focal(lo, hi, f, gray.shape[1])
     unc = max(pitch - lo, hi - pitch)
     finite = full[np.isfinite(full)]
     depth = float(finite.min() / max(float(np.median(finite)), 1e-12)) if len(finite) else 1.0
