@@ -33,6 +33,7 @@ from tools.regions_lines import enclosed
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 LINE_WHITELIST = "Region0123456789 "
 DIGITS = "0123456789"
+DIGIT_LOOKALIKES = str.maketrans("OoIl|", "00111")
 OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
@@ -142,7 +143,7 @@ class Ocr:
             return [self.read(img, psm, whitelist) for img in imgs]
         with self._lock:
             res, _ = self._api.text_rec([cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) for img in imgs])
-        return [("".join(ch for ch in text if ch in whitelist).strip(), float(conf)) for text, conf in res]
+        return [(_keep(text, whitelist), float(conf)) for text, conf in res]
 
     def read(self, img: np.ndarray, psm: int = PSM_LINE, whitelist: str = LINE_WHITELIST) -> tuple[str, float]:
         """(text, confidence in [0, 1]) of a grey uint8 image of one text line; ``whitelist``: the characters
@@ -153,7 +154,7 @@ class Ocr:
             if self._mode == "rapidocr":
                 res, _ = self._api(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), use_det=False, use_cls=False, use_rec=True)
                 text, conf = res[0] if res else ("", 0.0)
-                return "".join(ch for ch in text if ch in whitelist).strip(), float(conf)
+                return _keep(text, whitelist), float(conf)
             if self._mode == "tesserocr":
                 from PIL import Image
 
@@ -171,6 +172,14 @@ class Ocr:
 
 
 OCR = Ocr()
+
+
+def _keep(text: str, whitelist: str) -> str:
+    """The whitelisted characters of a recognizer's text; when only digits are allowed, the letters a digit is
+    most often read as count as that digit (a lone "0" read as "O", a "1" as "l")."""
+    if whitelist == DIGITS:
+        text = text.translate(DIGIT_LOOKALIKES)
+    return "".join(ch for ch in text if ch in whitelist).strip()
 
 
 def grey_letters(strength: np.ndarray, blob: LabelBlob, text: np.ndarray) -> np.ndarray:
