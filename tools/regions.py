@@ -39,6 +39,7 @@ MAX_COLOURS = 10             # most overlay colours looked at in one image
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
 OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
+FLIP_EDGE = 0.6               # a stroke blob read as a label background too: sides at least this drawn
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
@@ -134,6 +135,15 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             if 8 <= h <= 120 and 3 <= w <= 12 * h:
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
+
+
+def _may_be_filled(mask: np.ndarray, blob: LabelBlob) -> bool:
+    """A stroke blob that could be a label background after all (its box's sides mostly drawn); a bold round digit
+    is not one (read as a background, the hole of a "0" reads as a "1")."""
+    if blob.filled:
+        return True
+    x1, y1, x2, y2 = blob.box
+    return _edge_drawn(mask[y1:y2, x1:x2]) >= FLIP_EDGE
 
 
 def _edge_drawn(comp: np.ndarray) -> float:
@@ -241,7 +251,7 @@ def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowe
     reads: dict[int, tuple[int, str, float]] = {}
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
-    unsure = [k for k, (rid, _, conf) in enumerate(first) if rid is None or conf < SURE_READ]
+    unsure = [k for k, (rid, _, conf) in enumerate(first) if (rid is None or conf < SURE_READ) and _may_be_filled(mask, blobs[near_ids[k]])]
     # a small label background and a bold digit look alike: the unsure ones are read the other way too
     flipped = read_labels([_ocr_job(LabelBlob(blobs[near_ids[k]].box, not blobs[near_ids[k]].filled), mask,
                                     strength, letters, strokes) for k in unsure])
