@@ -97,26 +97,11 @@ def test_mcp_tool_registered() -> None:
 
 # --- planner: a distance question without a pitch uses the estimate's interval ---------------------------------
 def _planner_server(order_for_pitch, estimate: dict | None):
-    """In-memory MCP server: three regions, a ranking set by ``order_for_pitch``, an ``estimate_pitch`` reply."""
-    from mcp.server.fastmcp import FastMCP
+    """The cross-view tests' in-memory MCP server (three regions, a ranking set by ``order_for_pitch``) plus an
+    ``estimate_pitch`` reply."""
+    from test_planner_crossview import make_server
 
-    srv = FastMCP("test-pitch")
-    srv.pitches = []  # type: ignore[attr-defined]
-    boxes = {1: [100, 100, 140, 140], 2: [300, 200, 340, 240], 3: [500, 50, 540, 90]}
-
-    @srv.tool()
-    def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
-        return {"regions": [{"id": i, "bbox": b, "confidence": 0.9} for i, b in boxes.items()], "image_size": [640, 480]}
-
-    @srv.tool()
-    def rank_by_distance(image: str, regions: list[dict], altitude_m: float | None = None,
-                         pitch_deg: float | None = None, focal_px: float | None = None,
-                         order: str = "nearest_first") -> dict:
-        srv.pitches.append(pitch_deg)  # type: ignore[attr-defined]
-        assumed = ["pitch_deg"] if pitch_deg is None else []
-        return {"order": order_for_pitch(-45.0 if pitch_deg is None else pitch_deg), "assumed": assumed,
-                "confident": not assumed, "reason": None}
-
+    srv = make_server([], order_for_pitch)
     if estimate is not None:
         @srv.tool()
         def estimate_pitch(image: str, focal_px: float | None = None, annotate: bool = False) -> dict:
