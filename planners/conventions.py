@@ -53,7 +53,7 @@ def parse_conventions(question: str) -> Conventions:
     c = Conventions()
     c.options = parse_options(q)
     body = _strip_options(low) if c.options else low
-    c.region_ids, c.region_images = _regions(body)
+    c.region_ids, c.region_images = _regions(_without_format_examples(body))
     m = re.search(r"\b(?:from|relative to|with respect to|seen from|as seen from)\s+(?:the\s+)?(?:target in\s+)?region\s*(\d+)", body)
     if m:
         c.anchor_region = int(m.group(1))
@@ -114,6 +114,15 @@ def parse_options(question: str) -> dict[str, str]:
 def _strip_options(low: str) -> str:
     m = re.search(r"(?:^|\s)\(?a[.):]\s", low)
     return low[: m.start()] if m else low
+
+
+_FORMAT_EXAMPLE = re.compile(r"`[^`]*`|(?:formatted (?:exactly )?like|in the format|e\.g\.|for example)[^.\n]*")
+
+
+def _without_format_examples(low: str) -> str:
+    """The question without its answer-format examples (``formatted exactly like `Region 1, 2, 3```): the regions
+    named there are no referents."""
+    return _FORMAT_EXAMPLE.sub(" ", low)
 
 
 def _regions(low: str) -> tuple[list[int], list[int]]:
