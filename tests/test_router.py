@@ -137,3 +137,12 @@ def test_wrong_number_of_images_is_an_error():
         route("List all shared region pairs between the two UAV images.", 1)
     with pytest.raises(ImageCountError, match="takes 1"):
         route("anything", 3, task_hint="Direction_Recognition")
+
+
+def test_regions_in_a_format_example_are_not_referents():
+    c = parse_conventions("Rank the regions from nearest to farthest from the drone. Answer with only the region "
+                          "labels in order, formatted exactly like `Region 1, 2, 3`. No explanation.")
+    assert c.region_ids == [] and c.want_all
+    c = parse_conventions("In which o'clock direction is Region 4 from the drone? Answer formatted exactly like "
+                          "`Region 1`.")
+    assert c.region_ids == [4]
