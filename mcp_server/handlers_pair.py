@@ -161,7 +161,8 @@ class VisibilityResult(Result):
 
 @register("region_visibility", """Which numbered regions of image A cannot be seen in image B: a region is not
     visible when its box (mapped by the matched homography) falls mostly outside B, or when B shows other content
-    there (low correlation of the warped A patch with B: hidden under something). Regions are read from the
+    there (after warping A onto B the region differs far more than the ground around it does, content_ratio above
+    the threshold: hidden under something). Regions are read from the
     drawn overlays when not given. For Occlusion Removal questions.""", images=("image_a", "image_b"),
           result=VisibilityResult)  # fmt: skip
 def region_visibility(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,

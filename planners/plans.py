@@ -217,6 +217,9 @@ async def match_object(ctx: ToolContext, u: Understanding) -> Evidence:
     if u.answer_format == "REGION_LIST":
         r = await ctx.call("associate_regions", image_a=ctx.images[0], image_b=ctx.images[1])
         hit = [int(p["b"]) for p in r.get("pairs", []) if int(p["a"]) == k]
+        read_a = {int(p["a"]) for p in r.get("pairs", [])} | {int(i) for i in r.get("only_in_a", [])}
+        if r.get("confident", False) and k not in read_a:  # a reading failure, not a matching one
+            return undecided(f"region {k} could not be read in image 1")
         if not r.get("confident", False) or not hit:
             return undecided(f"region {k} of image 1 was not matched in image 2: {r.get('reason')}")
         return found({"ids": (hit[0],)}, float(r.get("match_confidence", 1.0)))
