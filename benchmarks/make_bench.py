@@ -72,12 +72,17 @@ def run_agent(samples: list, preds: Path, workers: int) -> dict:
 
 
 def _earlier_agent_stats(fallback: dict) -> dict:
-    """The agent-run timings recorded in ``docs/figures/bench.json`` by the run that did the solving."""
+    """Phases this run only resumed (nothing solved) keep the timings ``docs/figures/bench.json`` recorded for them."""
     try:
         earlier = json.loads(FIGURE.read_text())["agent_run"]
     except (OSError, ValueError, KeyError):
         return fallback
-    return {**earlier, "note": "timings of the earlier run that solved these samples (this run resumed only)"}
+    merged = dict(fallback)
+    for phase in ("single_image", "other_tasks"):
+        if not fallback.get(f"{phase}_solved") and earlier.get(f"{phase}_solved"):
+            merged.update({k: v for k, v in earlier.items() if k.startswith(phase)})
+            merged.setdefault("note", f"{phase} timings from the earlier run that solved those samples")
+    return merged
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -114,8 +119,7 @@ def main(argv: list[str] | None = None) -> dict:
     if not args.score_only:
         run(samples, SolverSpec.of("random", seed=args.seed), work / f"random-{tag}.jsonl", workers=1)
         agent_stats = run_agent(samples, work / f"agent-{tag}.jsonl", args.workers)
-    if not agent_stats.get("single_image_solved") and not agent_stats.get("other_tasks_solved"):
-        agent_stats = _earlier_agent_stats(agent_stats)  # fully resumed: keep the timings of the run that solved
+    agent_stats = _earlier_agent_stats(agent_stats)  # resumed phases keep the timings of the run that solved
 
     runs = {"agent": read_rows(work / f"agent-{tag}.jsonl"), "random": read_rows(work / f"random-{tag}.jsonl")}
     report = build_report(runs, "synth", None if args.score_only else samples)
