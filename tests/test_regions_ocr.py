@@ -9,7 +9,7 @@ import pytest
 from agent.config import MissingWeightsError
 from tools.common import ToolError
 from tools.draw import hidden_outline_share, legible_layout, RegionStyle
-from tools.regions_ocr import Ocr, ocr_image
+from tools.regions_ocr import LabelBlob, Ocr, ocr_image, read_label
 
 
 def rendered_label(text: str) -> np.ndarray:
@@ -51,3 +51,18 @@ def test_a_label_bigger_than_its_box_is_not_legible():
     style = RegionStyle(label_position="inside_center", font_scale=1.1)
     assert legible_layout([(1, [100, 100, 400, 300])], [style], (640, 480))
     assert not legible_layout([(1, [100, 100, 130, 120])], [style], (640, 480))
+
+
+
+@pytest.mark.parametrize("digit", ["7", "4", "2"])
+def test_a_filled_label_is_read_whatever_outline_stubs_its_blob_box_holds(digit):
+    """A filled label background glued to an outline keeps stubs of it in its blob box (above and below,
+    2 px gaps); the letters are read at the scale of the label itself, not shrunk with the stubs."""
+    mask = np.zeros((70, 40), np.uint8)
+    mask[2:12] = 1                                    # outline stub above
+    mask[14:34, 8:26] = 1                             # the label background
+    cv2.putText(mask, digit, (11, 29), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 0, 2)   # its letter: a hole
+    mask[36:48] = 1                                   # outline stub below
+    tight = read_label(mask.astype(bool), LabelBlob((8, 14, 26, 34), True))
+    padded = read_label(mask.astype(bool), LabelBlob((0, 2, 40, 48), True))
+    assert tight[0] == int(digit) and padded[0] == int(digit), (tight, padded)

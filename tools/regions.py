@@ -124,10 +124,11 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
         if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found
             continue
         if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
-            comp = labels[y:y + h, x:x + w] == i
-            is_bg = (a >= 0.5 * w * h and solid[i] >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
-                     and enclosed(comp).sum() >= 0.08 * w * h)
-            (filled if is_bg else strokes).append([int(x), int(y), int(x + w), int(y + h)])
+            bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
+            if _is_background(labels, i, bg, solid[i]):
+                filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
+            else:
+                strokes.append([int(x), int(y), int(x + w), int(y + h)])
     blobs = []
     for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
         for x1, y1, x2, y2 in group:
@@ -135,6 +136,27 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             if 8 <= h <= 120 and 3 <= w <= 12 * h:
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
+
+
+def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], solid: float) -> bool:
+    """Component ``i`` within ``box`` (x, y, w, h) looks like a filled label background: mostly drawn, found by
+    :func:`filled_areas`, its box's sides drawn, holding enclosed letters. ``solid``: its filled-area pixels."""
+    x, y, w, h = box
+    comp = labels[y:y + h, x:x + w] == i
+    a = int(comp.sum())
+    return (a >= 0.5 * w * h and solid >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
+            and enclosed(comp).sum() >= 0.08 * w * h)
+
+
+def _off_outline_box(comp: np.ndarray, on_outline: np.ndarray, x: int, y: int) -> tuple[int, int, int, int]:
+    """(x, y, w, h) of a component's pixels off the outline bands: a label background glued to an outline keeps
+    a stub of it (the closing that finds backgrounds bridges the gap), which would skew its shape tests and crop.
+    A label drawn across an outline keeps its whole box (it has pixels on both sides of the band)."""
+    off = comp & (on_outline == 0)
+    rows, cols = np.flatnonzero(off.any(axis=1)), np.flatnonzero(off.any(axis=0))
+    if len(rows) == 0:
+        return x, y, comp.shape[1], comp.shape[0]
+    return x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
 
 
 def _may_be_filled(mask: np.ndarray, blob: LabelBlob) -> bool:

@@ -271,7 +271,7 @@ def enclosed(crop: np.ndarray) -> np.ndarray:
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
                 shape: tuple[int, int], min_side: float) -> list[tuple[list[float], float]]:
-    """Rectangles whose left and right sides are the given vertical lines."""
+    """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own)."""
     h, w = shape
     thick = max(_axis_thick(left), _axis_thick(right))
     r = int(np.ceil(thick / 2))
@@ -299,8 +299,17 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
                      for x in (xa, xb) for d in (-1, 0, 1)]
             if max(sides[:3]) < SIDE_COVER or max(sides[3:]) < SIDE_COVER:
                 continue
+            if not (_supported(left, top, bot) and _supported(right, top, bot)):
+                continue   # e.g. a side made of a filled label's edge, with no line piece of its own
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
+
+
+def _supported(line: Line, top: float, bot: float) -> bool:
+    """A line piece of ``line`` between the box's top and bottom (a line clustered from pieces elsewhere on the
+    same column has none there)."""
+    need = min(MIN_RUN, 0.25 * (bot - top))
+    return any(min(b, bot) - max(a, top) >= need for a, b in line.spans)
 
 
 def _interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:

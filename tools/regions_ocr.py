@@ -198,7 +198,20 @@ def label_images(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None 
     of the label), else the binary mask is read."""
     text = text_mask(mask, blob)
     grey = grey_letters(strength, blob, text) if strength is not None else None
+    text, grey = _trim_to_letters(text, grey)
     return ocr_image(text, grey), text
+
+
+def _trim_to_letters(text: np.ndarray, grey: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Crop to the letters plus a margin: a blob box that also holds outline remnants or empty label background
+    would otherwise shrink the letters when the crop is scaled to OCR_HEIGHT."""
+    rows, cols = np.flatnonzero(text.any(axis=1)), np.flatnonzero(text.any(axis=0))
+    if len(rows) == 0:
+        return text, grey
+    pad = max(2, round(0.15 * (rows[-1] - rows[0] + 1)))
+    y1, y2 = max(0, rows[0] - pad), rows[-1] + pad + 1
+    x1, x2 = max(0, cols[0] - pad), cols[-1] + pad + 1
+    return text[y1:y2, x1:x2], None if grey is None else grey[y1:y2, x1:x2]
 
 
 def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> list[tuple[int | None, str, float]]:
