@@ -8,7 +8,9 @@ import pytest
 
 from agent.config import MissingWeightsError
 from tools.common import ToolError
-from tools.draw import hidden_outline_share, legible_layout, RegionStyle
+from tools.draw import RegionStyle, draw_regions, hidden_outline_share, label_box, legible_layout
+from tools.regions import Region, _label_by_detection
+from tools.regions_lines import iou
 from tools.regions_ocr import LabelBlob, Ocr, ocr_image, read_label
 
 
@@ -66,3 +68,42 @@ def test_a_filled_label_is_read_whatever_outline_stubs_its_blob_box_holds(digit)
     tight = read_label(mask.astype(bool), LabelBlob((8, 14, 26, 34), True))
     padded = read_label(mask.astype(bool), LabelBlob((0, 2, 40, 48), True))
     assert tight[0] == int(digit) and padded[0] == int(digit), (tight, padded)
+
+
+def test_missing_text_detector_names_the_setting(monkeypatch, tmp_path):
+    monkeypatch.setenv("UAV_AGENT_OCR_ENGINE", "rapidocr")
+    monkeypatch.setenv("UAV_AGENT_OCR_DET_MODEL", str(tmp_path / "missing.onnx"))
+    with pytest.raises(MissingWeightsError, match="ocr_det_model"):
+        Ocr().read(rendered_label("3"))
+
+
+@pytest.fixture(scope="module")
+def forest_rgb(shared_data):
+    from tools.common import load_image
+
+    return load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+
+
+def test_text_detector_finds_a_drawn_label_where_it_was_drawn(forest_rgb):
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="Region {id}", label_position="above",
+                        font="dejavu_sans_bold")
+    box = [120.0, 160.0, 260.0, 280.0]
+    drawn = draw_regions(forest_rgb, [(17, box)], [style])
+    lines = Ocr().find_lines(drawn[100:330, 70:310])
+    where = label_box(box, "Region 17", style, (forest_rgb.shape[1], forest_rgb.shape[0]))
+    hits = [(t, b) for t, _, b in lines if "17" in t]
+    assert hits, lines
+    (x1, y1, x2, y2) = hits[0][1]
+    assert iou([x1 + 70, y1 + 100, x2 + 70, y2 + 100], where) >= 0.5, (hits, where)
+
+
+def test_unread_labels_are_taken_from_the_detector_only_where_a_label_of_that_box_goes(forest_rgb):
+    style = RegionStyle(color=(0, 255, 255), line_width=2, label_format="{id}", label_position="above",
+                        label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
+    box, other = [120.0, 160.0, 260.0, 280.0], [300.0, 40.0, 380.0, 120.0]
+    drawn = draw_regions(forest_rgb, [(12, box)], [style])
+    found = _label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(-1, other, "", 0.0)], None)
+    assert [r.id for r in found] == [12, -1], found
+    taken = _label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(12, other, "12", 0.9)], None)
+    assert taken[0].id == -1, taken        # the id belongs to another region already
+    assert _label_by_detection(drawn, [Region(-1, box, "", 0.0)], {3, 4})[0].id == -1   # not an expected id

@@ -12,7 +12,9 @@ Pipeline of :func:`read_regions`:
    kept whole) is grouped into label blobs (filled backgrounds with letter holes, or letters in coloured strokes
    joined into words), each blob is matched to the box it annotates (label above / below / inside / left of
    the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on the placement
-   distances) and read by Tesseract (:mod:`tools.regions_ocr`).
+   distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract).
+4. Boxes still unlabeled: the engine's text detector looks at a crop around each; a number is taken where a
+   label of that box goes (:func:`_label_by_detection`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_lines import MIN_RUN, enclosed, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
-from tools.regions_ocr import LabelBlob, read_labels
+from tools.regions_ocr import OCR, LabelBlob, read_labels
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
@@ -41,8 +43,11 @@ LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5
 OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
 FLIP_EDGE = 0.6               # a stroke blob read as a label background too: sides at least this drawn
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
+DET_PAD = 50                 # px around an unlabeled box searched by the text detector
+DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
+_LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
 
 @dataclasses.dataclass
@@ -247,7 +252,7 @@ def read_regions(
         drawn |= mask
     for mask, strength in layers:
         regions += _read_colour(mask, strength, min_side, allowed, drawn & ~mask)
-    regions = _unique_ids(regions)
+    regions = _label_by_detection(rgb, _unique_ids(regions), allowed)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
@@ -306,6 +311,31 @@ def _assign(rects, cost, limit, reads) -> list[Region]:
                 rid, text, conf = reads[cols[c]]
                 out[r] = Region(rid, out[r].bbox, text, round(conf, 3))
     return out
+
+
+def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
+    """Labels the mask pipeline could not read, from the OCR engine's text detector run on a crop around each
+    unlabeled box: a number is taken when its text line sits where a label of this box goes, closer to this box's
+    label places than to any other box's, and no other region has its id."""
+    taken = {r.id for r in regions if r.id >= 0}
+    h, w = rgb.shape[:2]
+    for reg in (r for r in regions if r.id < 0):
+        x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
+        cx1, cy1, cx2, cy2 = max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD)
+        best: tuple[float, int, str, float] | None = None
+        for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
+            m = _LABEL_TEXT.fullmatch(text.strip())
+            if not m or int(m.group(1)) in taken or (allowed is not None and int(m.group(1)) not in allowed):
+                continue
+            blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
+            costs = [_placement_cost(blob, o.bbox, DET_THICK, (w, h)) for o in regions]
+            own = costs[regions.index(reg)]
+            if own <= max(12.0, 0.8 * (d - b)) and own <= min(costs) and (best is None or own < best[0]):
+                best = (own, int(m.group(1)), text.strip(), conf)
+        if best is not None:
+            reg.id, reg.label_text, reg.confidence = best[1], best[2], round(best[3], 3)
+            taken.add(best[1])
+    return regions
 
 
 def _unique_ids(regions: list[Region]) -> list[Region]:

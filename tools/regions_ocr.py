@@ -35,6 +35,7 @@ LINE_WHITELIST = "Region0123456789 "
 DIGITS = "0123456789"
 DIGIT_LOOKALIKES = str.maketrans("OoIl|", "00111")
 OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
+DET_MIN_SIDE = 480  # px, shorter side a crop is scaled to for text detection
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
 _LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
@@ -130,7 +131,11 @@ class Ocr:
 
         cfg = Config.from_env()
         model = cfg.resolved_ocr_model()   # MissingWeightsError names ``ocr_model``
-        self._api = RapidOCR(rec_model_path=model, intra_op_num_threads=max(1, cfg.ocr_threads), inter_op_num_threads=1)
+        det = cfg.resolved_ocr_det_model()
+        # detection runs on small crops around a box: the side limit scales them up to where the text is found
+        self._api = RapidOCR(rec_model_path=model, det_model_path=det, det_limit_type="min",
+                             det_limit_side_len=DET_MIN_SIDE, intra_op_num_threads=max(1, cfg.ocr_threads),
+                             inter_op_num_threads=1)
         self._mode = "rapidocr"
         return True
 
@@ -144,6 +149,20 @@ class Ocr:
         with self._lock:
             res, _ = self._api.text_rec([cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) for img in imgs])
         return [(_keep(text, whitelist), float(conf)) for text, conf in res]
+
+    def find_lines(self, rgb: np.ndarray) -> list[tuple[str, float, tuple[int, int, int, int]]]:
+        """Text lines found and read in an RGB crop: (text, confidence, (x1, y1, x2, y2) px). Only the rapidocr
+        engine has a text detector; the Tesseract engines return ``[]``."""
+        if self.engine != "rapidocr":
+            return []
+        with self._lock:
+            res, _ = self._api(np.ascontiguousarray(rgb[:, :, ::-1]), use_det=True, use_cls=False, use_rec=True)
+        out = []
+        for quad, text, conf in res or []:
+            q = np.asarray(quad, float)
+            box = (int(q[:, 0].min()), int(q[:, 1].min()), int(np.ceil(q[:, 0].max())), int(np.ceil(q[:, 1].max())))
+            out.append((_keep(text, LINE_WHITELIST), float(conf), box))
+        return out
 
     def read(self, img: np.ndarray, psm: int = PSM_LINE, whitelist: str = LINE_WHITELIST) -> tuple[str, float]:
         """(text, confidence in [0, 1]) of a grey uint8 image of one text line; ``whitelist``: the characters
