@@ -12,6 +12,9 @@ Run: ``.venv/bin/python -m benchmarks.bench_pitch [--seed 41] [--views 120] [--o
    thermal frames (camera tilt from the file name, pitch = −PERSP; focal unknown, 1125 px assumed as in
    ``benchmarks/synth/sources.py``). These are few and the thermal frames contain buildings, so they show the
    method's behaviour off the flat-ground renders rather than a precise figure.
+3. Unlabelled real frames (``open3d-vqa`` RGB, ``opencv_aero``; no pitch known, focal assumed): listed with the
+   estimate and confidence flag only, to catch confident claims on frames that are plainly not flat ground (street-
+   level views with sky and facades).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from benchmarks.synth.scene import SynthError, footprint_radius, make_scene, pla
 from benchmarks.synth.sources import HIT_UAV_FOCAL_PX, builtin_sources
 from benchmarks.synth.tiers import DEFAULT
 from tools.camera import intrinsics_for, read_metadata
-from tools.common import load_image
+from tools.common import ToolError, load_image
 from tools.pitch import estimate_pitch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,6 +146,21 @@ def score_real() -> dict:
     return out
 
 
+def score_unlabelled() -> dict:
+    """Estimates on real frames without a known pitch: what is claimed confidently, and why the rest is not."""
+    paths = sorted((DATA / "open3d-vqa" / "images").glob("rgb_*.png")) + sorted((DATA / "opencv_aero").glob("*.jpg"))
+    rows = []
+    for p in paths:
+        try:
+            est = estimate_pitch(load_image(p))
+        except ToolError:  # thumbnails below the estimator's minimum size
+            continue
+        rows.append({"image": f"{p.parent.parent.name if p.parent.name == 'images' else p.parent.name}/{p.name}",
+                     "est_deg": round(est.pitch_deg, 1), "interval_deg": [round(x, 1) for x in est.interval_deg],
+                     "confident": est.confident, "reason": est.reason})
+    return {"n": len(rows), "confident": sum(r["confident"] for r in rows), "images": rows}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=41)  # held out: development used seeds 7, 11, 23 (31 seen once)
@@ -157,6 +175,7 @@ def main(argv: list[str] | None = None) -> None:
                            "focal_assumed": score_renders(views, focal_known=False)}}
     if not args.no_real:
         figures["real"] = score_real()
+        figures["real_unlabelled"] = score_unlabelled()
     write_figures(figures, args.out)
 
 

@@ -17,7 +17,8 @@ class PitchResult(Result):
 
 
 @register("estimate_pitch", """Estimate the camera pitch of one drone image over roughly flat ground (-90 = straight
-    down, 0 = horizon) from how the ground texture's scale changes from the bottom to the top of the image. Returns
+    down, 0 = horizon) from how the ground texture's scale changes from the bottom to the top of the image and how
+    much more it is squashed vertically than horizontally (foreshortening). Returns
     the pitch, an interval that should contain the true pitch, and confident=false when the texture says too
     little. focal_px (or hfov_deg) improves it; without them a 73.7 deg horizontal FOV is assumed.""",
           result=PitchResult, can_annotate=False)  # fmt: skip

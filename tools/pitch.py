@@ -1,4 +1,5 @@
-"""Camera pitch of one downward-looking image over roughly flat ground, from the vertical gradient of texture scale.
+"""Camera pitch of one downward-looking image over roughly flat ground, from two texture cues: the gradient of
+texture scale down the rows, and the foreshortening (vertical vs horizontal texture scale) within each strip.
 
 Model (pinhole, roll ≈ 0, conventions of :mod:`tools.ground`: pitch −90 = nadir, 0 = horizon). A ground point seen
 at image row ``v`` (pixels below the principal point) lies at depth ``Z(v) ∝ 1 / (v − v_h)`` with the horizon row
@@ -6,23 +7,30 @@ at image row ``v`` (pixels below the principal point) lies at depth ``Z(v) ∝ 1
 is ``f / Z(v) ∝ v − v_h``: linear in the row and constant along it. So the texture of a horizontal strip at row
 ``v`` is the texture at the reference row ``v₀`` stretched horizontally by ``m(v) = (v − v_h) / (v₀ − v_h)``.
 
-Measurement. Each horizontal strip gets a row-wise 1-D power spectrum of its horizontal intensity profile (median
-over column tiles, robust to drawn overlays), log-binned in frequency. Stretching by ``m`` shifts the log
+Scale-gradient cue. Each horizontal strip gets a row-wise 1-D power spectrum of its horizontal intensity profile
+(median over column tiles, robust to drawn overlays), log-binned in frequency. Stretching by ``m`` shifts the log
 spectrum by ``ln m`` along log frequency and by ``ln m`` in level; contrast differences add a free offset per
 strip. For every candidate pitch the strips' spectra are moved back to the reference scale and their disagreement
-(mean squared residual after removing each strip's offset, over overlapping frequencies) is the cost; the estimate
-is the cost minimum. Information comes from the spectrum's departures from a pure power law (characteristic sizes
-of ground features, the resolution of the ground texture); a texture without them gives a shallow cost minimum.
+(mean squared residual after removing each strip's offset, over overlapping frequencies) is the cost. Information
+comes from the spectrum's departures from a pure power law (characteristic sizes of ground features).
+
+Foreshortening cue (:mod:`tools.pitch_aniso`). Isotropic ground texture seen along a ray of depression φ(v) is
+compressed vertically by ``sin φ(v) · √(f² + v²) / f`` relative to horizontally; a strip's row and column spectra
+share its contrast, so their relation fixes φ(v) even for a pure power-law texture. The two costs are added; the
+estimate is the minimum of the sum.
 
 Interval and confidence. The interval is the run of candidate pitches whose cost stays within COST_REL_TOL of the
-minimum, widened to the estimates of two independent halves of the column tiles and by INTERVAL_MARGIN_DEG; with
-the focal length unknown it is widened again to hold for any FOV in ASSUMED_HFOV_RANGE_DEG. ``confident`` is False
-for a shallow minimum and for grey/thermal frames.
+minimum, widened to the estimates of two independent halves of the column tiles, and by INTERVAL_MARGIN_STEEP_DEG /
+INTERVAL_MARGIN_OBLIQUE_DEG; with the focal length unknown, to the estimates made with the ends of
+ASSUMED_HFOV_RANGE_DEG. ``confident`` is False for a shallow minimum, for grey/thermal frames, for noise-like
+spectra (image noise is isotropic, so it reads as nadir) and when the two cues' own minima disagree (texture that
+is anisotropic on the ground, or no flat ground: a street-level facade view).
 
-Limits (``docs/figures/pitch.json``, ``benchmarks/bench_pitch.py``): measured on renders of real orthophotos, where
-the ground texture's own resolution travels with the geometry; oblique views are biased toward nadir by the
-image-fixed blur/noise; on the 12 real HIT-UAV thermal frames (30–90° tilt) and 5 real nadir DJI photos it is not
-informative and says so (no confident estimate).
+Limits (``docs/figures/pitch.json``, ``benchmarks/bench_pitch.py``): measured on renders of real orthophotos, whose
+spectra are steeper than real photos' (upsampled textures); oblique views are biased toward nadir by the
+image-fixed blur/noise; ground texture anisotropic over the whole frame (crop rows) fools the foreshortening cue
+and is only mostly caught by the disagreement check. On the 12 real HIT-UAV thermal frames (30–90° tilt) and 5 real
+nadir DJI photos it is not informative and says so (no confident estimate).
 
 Written by hand (numpy FFT) because no library estimates pitch from texture scale; the steps are a few array ops.
 """
@@ -38,26 +46,39 @@ import numpy as np
 
 from tools.common import ToolError
 from tools.ground import DEFAULT_HFOV_DEG
+from tools.pitch_aniso import aniso_cost_curve, spectral_slope, tile_spectra
 
 MAX_WIDTH_PX = 1024  # larger images are area-downsampled to this width first (focal length scaled alike)
 N_STRIPS = 8  # horizontal strips whose texture scale is compared
 TILE_PX = 96  # column tile width (pixels) of the row spectra
 N_BINS = 20  # log-spaced frequency bins
 F_HI = 0.45  # top of the frequency band, cycles per pixel (the bottom is the 3rd FFT frequency of a window)
-# Profiles used: along rows (horizontal scale). Column profiles (vertical scale, "y") were tried on the development
-# renders: more estimates but more confidently wrong ones (interval coverage 0.79 instead of 0.89), so left out.
+# Profiles of the scale-gradient cue: along rows. Column profiles compared across strips with free offsets ("y")
+# were tried on the development renders: more confidently wrong estimates (interval coverage 0.79 instead of 0.89),
+# so they enter only through the foreshortening cue, where a strip's row and column spectra share its contrast.
 AXES: tuple[str, ...] = ("x",)
 PITCH_GRID_DEG = np.arange(-90.0, -19.5, 1.0)  # candidate pitches, −90 = nadir
 MIN_OVERLAP_BINS = 4  # a strip pair is compared only over at least this many shared log-frequency bins
 COST_REL_TOL = 0.3  # candidate pitches whose cost is within this fraction above the minimum's stay in the interval
 # Set on development renders (seeds 7, 11, 23 of benchmarks/bench_pitch.py), never on the benchmark suite:
-MAX_DEPTH_RATIO = 0.5  # cost minimum / median cost above this: too shallow a minimum to trust (not confident)
-INTERVAL_MARGIN_DEG = 4.0  # added on each side of the interval (then ~94 % of confident dev renders covered)
-# Unknown focal: the interval is widened to hold for these horizontal FOVs (common drone lenses: 24 mm-equivalent
-# ≈ 74°, wide modes up to ~85°, narrower zoom settings ~60°).
+MAX_DEPTH_RATIO = 0.6  # summed cost minimum / median above this: too shallow a minimum to trust (not confident)
+# The two cues' own minima farther apart than this: not confident. On the flat-ground dev renders 1 of 111 confident
+# estimates exceeds it; a real street-level facade view (shared/data/open3d-vqa rgb_3) was confidently −90 without it.
+MAX_TERM_DISAGREEMENT_DEG = 20.0
+# Spectra flatter than this (log-log slope, see pitch_aniso.spectral_slope) are noise-like: not confident. Between
+# white noise (0) and the flattest real photo measured (−1.2, shared/data DJI); not tuned on renders (all < −1.5).
+MAX_SPECTRAL_SLOPE = -0.6
+# Added below/above the interval: asymmetric because oblique estimates are biased toward nadir (image-fixed blur and
+# noise pull the foreshortening toward isotropy); with these ~93–100 % of confident dev renders per seed are covered.
+INTERVAL_MARGIN_STEEP_DEG = 2.0
+INTERVAL_MARGIN_OBLIQUE_DEG = 6.0
+# Unknown focal: the interval is widened to hold the estimates made with these horizontal FOVs (common drone lenses:
+# 24 mm-equivalent ≈ 74°, wide modes up to ~85°, zoom ~60°). Not their whole cost runs: the foreshortening at the
+# centre row gives δ whatever the focal, and on the dev renders the runs' union only widened the interval (by 4–5°).
 ASSUMED_HFOV_RANGE_DEG = (60.0, 85.0)
 # Grey / thermal frames: on the development renders of HIT-UAV thermal textures 1 of 5 confident intervals held
-# (RGB: 71 of 75), and the real thermal obliques fail too, so single-channel images are never confident.
+# (scale-gradient cue alone; RGB: 71 of 75), and the real thermal obliques fail with both cues (three of them would
+# pass every other check while 29–56° off), so single-channel images are never confident.
 GREY_CHANNEL_DIFF = 8  # a pixel is grey when its RGB channels differ by at most this (JPEG chroma noise)
 GREY_SHARE = 0.9  # an image is single-channel when at least this share of its pixels is grey (overlays aside)
 
@@ -212,23 +233,61 @@ def _best(costs: np.ndarray) -> tuple[float, float, float]:
     return float(PITCH_GRID_DEG[k]), float(PITCH_GRID_DEG[lo]), float(PITCH_GRID_DEG[hi])
 
 
-def _widen_for_focal(lo: float, hi: float, focal_px: float, width: int) -> tuple[float, float]:
-    """Interval (deg) that also holds for any horizontal FOV in ASSUMED_HFOV_RANGE_DEG: the texture fixes the
-    horizon row −f·tan δ, so with another focal f′ the same row means δ′ = atan(f·tan δ / f′)."""
-    out = []
-    for p in (lo, hi):
-        d = math.radians(-p)
-        for hfov in ASSUMED_HFOV_RANGE_DEG:
-            f2 = width / 2 / math.tan(math.radians(hfov) / 2)
-            out.append(-90.0 if d >= math.pi / 2 - 1e-9 else -math.degrees(math.atan(focal_px * math.tan(d) / f2)))
-    return max(min(out + [lo]), -90.0), min(max(out + [hi]), -20.0)
+def _term_costs(v: np.ndarray, spectra: list[Spectra], aniso: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                focal_px: float, tiles: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate pitch, over the column tiles ``tiles``: the scale-gradient cost (row spectra across strips) and
+    the foreshortening cost (row vs column spectra within each strip, :mod:`tools.pitch_aniso`)."""
+    scale = _cost_curve(v, [(sp, np.median(sp.logp[:, tiles], axis=1)) for sp in spectra], focal_px)
+    va, log_f, x, y = aniso
+    fore = aniso_cost_curve(va, log_f, np.median(x[:, tiles], axis=1), np.median(y[:, tiles], axis=1), focal_px,
+                            PITCH_GRID_DEG)
+    return scale, fore
+
+
+def _costs(v: np.ndarray, spectra: list[Spectra], aniso: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+           focal_px: float, tiles: slice = slice(None)) -> np.ndarray:
+    """Both terms added unweighted: each is a mean squared log-power residual (weights 0.5 and 2 on the
+    foreshortening term were tried on the development renders: no better)."""
+    scale, fore = _term_costs(v, spectra, aniso, focal_px, tiles)
+    return _sum_costs(scale, fore)
+
+
+def _sum_costs(scale: np.ndarray, fore: np.ndarray) -> np.ndarray:
+    """The two cues' costs added; inf where either is undefined (a row at or above the horizon)."""
+    return np.where(np.isfinite(scale) & np.isfinite(fore), scale + fore, np.inf)
+
+
+def _focal_for_hfov(width: int, hfov_deg: float) -> float:
+    """Focal length (px) of a ``width``-pixel image with horizontal FOV ``hfov_deg``."""
+    return width / 2 / math.tan(math.radians(hfov_deg) / 2)
+
+
+def _confidence(img: np.ndarray, full: np.ndarray, slope: float, disagree: float) -> tuple[bool, str | None]:
+    """(confident, reason when not) from the summed cost curve ``full``, the spectra's log-log ``slope`` and the
+    two cues' disagreement (deg)."""
+    finite = full[np.isfinite(full)]
+    if not len(finite):
+        return False, "no candidate pitch fits the image"
+    if is_single_channel(img):
+        return False, "grey/thermal image: the texture-scale pitch estimate is not validated there"
+    if slope > MAX_SPECTRAL_SLOPE:
+        return False, f"noise-like texture (spectral slope {slope:.1f}, limit {MAX_SPECTRAL_SLOPE}): no texture scale"
+    if disagree > MAX_TERM_DISAGREEMENT_DEG:
+        return False, (f"the texture-scale gradient and the foreshortening disagree on the pitch by {disagree:.0f} "
+                       f"deg (limit {MAX_TERM_DISAGREEMENT_DEG:.0f}): not flat ground?")
+    depth = float(finite.min() / max(float(np.median(finite)), 1e-12))
+    if depth > MAX_DEPTH_RATIO:
+        return False, (f"texture scale barely constrains the pitch (cost minimum {depth:.2f} of the median, limit "
+                       f"{MAX_DEPTH_RATIO})")
+    return True, None
 
 
 def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: float | None = None) -> PitchEstimate:
     """Camera pitch (deg, −90 = nadir) of an RGB/grey image of roughly flat ground, roll assumed ≈ 0.
 
     ``focal_px`` (pixels of the given image) wins over ``hfov_deg``; with neither, the 73.7° default horizontal FOV
-    of :mod:`tools.ground` is assumed (``focal_assumed``). The principal point is taken at the image centre.
+    of :mod:`tools.ground` is assumed (``focal_assumed``) and the interval also holds the estimates made with the
+    ends of ASSUMED_HFOV_RANGE_DEG. The principal point is taken at the image centre.
     """
     t0 = time.perf_counter()
     img = np.asarray(image)
@@ -240,7 +299,7 @@ def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: f
         hfov = DEFAULT_HFOV_DEG if hfov_deg is None else float(hfov_deg)
         if not 1.0 < hfov < 179.0:
             raise ToolError(f"hfov_deg must be in (1, 179), got {hfov}")
-        focal_px = width / 2 / math.tan(math.radians(hfov) / 2)
+        focal_px = _focal_for_hfov(width, hfov)
     if not (math.isfinite(focal_px) and focal_px > 0):
         raise ToolError(f"focal_px must be positive, got {focal_px}")
     gray, factor = _gray(img)
@@ -248,25 +307,22 @@ def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: f
     rows, spectra = strip_spectra(gray)
     v = rows - gray.shape[0] / 2
     use = [sp for sp in spectra if sp.axis in AXES]
-    full = _cost_curve(v, [(sp, np.median(sp.logp, axis=1)) for sp in use], f)
+    rows_a, log_f, x, y = tile_spectra(gray)
+    aniso = (rows_a - gray.shape[0] / 2, log_f, x, y)
+    scale, fore = _term_costs(v, use, aniso, f)
+    full = _sum_costs(scale, fore)
     pitch, lo, hi = _best(full)
-    halves = tuple(_best(_cost_curve(v, [(sp, np.median(sp.logp[:, s::2], axis=1)) for sp in use], f))[0]
-                   for s in (0, 1))
+    # Each cue's own minimum: on flat ground they agree (checked below for the confidence flag)
+    disagree = abs(_best(scale)[0] - _best(fore)[0]) if np.isfinite(scale).any() and np.isfinite(fore).any() else 0.0
+    halves = tuple(_best(_costs(v, use, aniso, f, slice(s, None, 2)))[0] for s in (0, 1))
     spread = abs(halves[0] - halves[1]) / 2
-    lo, hi = min(lo, pitch - spread) - INTERVAL_MARGIN_DEG, max(hi, pitch + spread) + INTERVAL_MARGIN_DEG
-    lo, hi = max(lo, -90.0), min(hi, -20.0)
-    if assumed:
-        lo, hi = _widen_for_focal(lo, hi, f, gray.shape[1])
+    if assumed:  # the estimates made with the other plausible lenses join the interval
+        for hfov in ASSUMED_HFOV_RANGE_DEG:
+            p2 = _best(_costs(v, use, aniso, _focal_for_hfov(gray.shape[1], hfov)))[0]
+            lo, hi = min(lo, p2), max(hi, p2)
+    lo = max(min(lo, pitch - spread) - INTERVAL_MARGIN_STEEP_DEG, -90.0)
+    hi = min(max(hi, pitch + spread) + INTERVAL_MARGIN_OBLIQUE_DEG, -20.0)
     unc = max(pitch - lo, hi - pitch)
-    finite = full[np.isfinite(full)]
-    depth = float(finite.min() / max(float(np.median(finite)), 1e-12)) if len(finite) else 1.0
-    confident, reason = True, None
-    if not len(finite):
-        confident, reason = False, "no candidate pitch fits the image"
-    elif is_single_channel(img):
-        confident, reason = False, "grey/thermal image: the texture-scale pitch estimate is not validated there"
-    elif depth > MAX_DEPTH_RATIO:
-        confident, reason = False, (f"texture scale barely constrains the pitch (cost minimum {depth:.2f} of the "
-                                    f"median, limit {MAX_DEPTH_RATIO})")
+    confident, reason = _confidence(img, full, spectral_slope(log_f, x, y), disagree)
     return PitchEstimate(pitch, unc, (lo, hi), float(focal_px), assumed, confident, reason, halves,
                          time.perf_counter() - t0, full.tolist())
