@@ -9,6 +9,7 @@ when a tool is not confident, or the question needs what no tool provides, ``val
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
@@ -110,6 +111,7 @@ PITCH_SWEEP_DEG = (-30.0, -45.0, -60.0, -75.0, -90.0)
 ASSUMED_PITCH_CONFIDENCE = 0.5  # an answer that holds for every plausible pitch, but rests on no measured pitch
 ESTIMATED_PITCH_CONFIDENCE = 0.6  # an answer that holds over the interval of a pitch estimated from the image
 INTERVAL_STEP_DEG = 2.5  # spacing of the pitches ranked inside the estimated interval
+MAJORITY_SHARE = 2 / 3  # least share of the interval's pitches giving one answer, for an answer that is not certain
 
 
 def _interval_pitches(lo: float, hi: float) -> tuple[float, ...]:
@@ -119,16 +121,16 @@ def _interval_pitches(lo: float, hi: float) -> tuple[float, ...]:
 
 
 async def _asked_orders(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
-                        pitches: tuple[float, ...]) -> set[tuple[int, ...]]:
-    """The asked part of the ranking (whole order, or its first id) under each pitch of ``pitches``."""
+                        pitches: tuple[float, ...]) -> Counter[tuple[int, ...]]:
+    """How many pitches of ``pitches`` give each asked part of the ranking (whole order, or its first id)."""
     conv = u.conventions
-    asked: set[tuple[int, ...]] = set()
+    asked: Counter[tuple[int, ...]] = Counter()
     for pitch in pitches:
         r = await ctx.call("rank_by_distance", image=ctx.images[0],
                            regions=[{"id": i, "bbox": regions[i]["bbox"]} for i in ids], altitude_m=conv.altitude_m,
                            pitch_deg=pitch, focal_px=conv.focal_px, order=conv.order)
         order = [int(i) for i in r["order"]]
-        asked.add(tuple(order if conv.want_all else order[:1]))
+        asked[tuple(order if conv.want_all else order[:1])] += 1
     return asked
 
 
@@ -138,7 +140,7 @@ async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[in
     for every pitch of :data:`PITCH_SWEEP_DEG`, or else for every pitch of the interval that ``estimate_pitch``
     measured on the image (when it is confident); otherwise abstain (the answer depends on the pitch)."""
     if len(asked := await _asked_orders(ctx, u, regions, ids, PITCH_SWEEP_DEG)) == 1:
-        return found({"ids": list(asked.pop())}, min(conf, ASSUMED_PITCH_CONFIDENCE),
+        return found({"ids": list(next(iter(asked)))}, min(conf, ASSUMED_PITCH_CONFIDENCE),
                      f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
     try:
         est = await ctx.call("estimate_pitch", image=ctx.images[0], focal_px=u.conventions.focal_px)
@@ -148,12 +150,16 @@ async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[in
         return undecided(f"camera pitch unknown, the ranking changes with it over {PITCH_SWEEP_DEG} deg and the "
                          f"image does not give it: {est.get('reason')}")
     lo, hi = (float(v) for v in est["interval_deg"])
-    if len(asked := await _asked_orders(ctx, u, regions, ids, _interval_pitches(lo, hi))) != 1:
+    asked = await _asked_orders(ctx, u, regions, ids, _interval_pitches(lo, hi))
+    (best, n), total = asked.most_common(1)[0], sum(asked.values())
+    if n / total < MAJORITY_SHARE:
         return undecided(f"ranking changes with the pitch over the estimated interval {lo:.0f}…{hi:.0f} deg "
-                         f"(estimate {float(est['pitch_deg']):.0f} deg)")
-    return found({"ids": list(asked.pop())}, min(conf, ESTIMATED_PITCH_CONFIDENCE),
-                 f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg; the same ranking "
-                 f"holds over {lo:.0f}…{hi:.0f} deg")
+                         f"(estimate {float(est['pitch_deg']):.0f} deg; the likeliest answer holds for {n} of "
+                         f"{total} pitches)")
+    holds = "the same ranking holds over" if n == total else f"this ranking holds for {n} of {total} pitches in"
+    return found({"ids": list(best)}, min(conf, ESTIMATED_PITCH_CONFIDENCE * n / total),
+                 f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg; {holds} "
+                 f"{lo:.0f}…{hi:.0f} deg")
 
 
 # --- pairs ------------------------------------------------------------------------------------------------------

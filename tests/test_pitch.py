@@ -194,10 +194,23 @@ def test_planner_answers_when_the_ranking_holds_over_the_estimated_interval(tmp_
 
 
 @pytest.mark.parametrize("est", [
-    {"pitch_deg": -75.0, "uncertainty_deg": 10.0, "interval_deg": [-85.0, -65.0], "confident": True},  # straddles −70
+    {"pitch_deg": -70.0, "uncertainty_deg": 10.0, "interval_deg": [-80.0, -60.0], "confident": True},  # halves at −70
     {"pitch_deg": -82.0, "uncertainty_deg": 8.0, "interval_deg": [-90.0, -74.0], "confident": False, "reason": "x"},
     None,  # a server without the tool
 ])
 def test_planner_abstains_when_the_estimate_does_not_decide(tmp_path: Path, est: dict | None) -> None:
     ans = _ask(_planner_server(_order, est), tmp_path)
     assert ans.abstained and "pitch" in (ans.reason or "")
+
+
+def test_planner_gives_the_likeliest_answer_with_its_share_when_most_of_the_interval_agrees(tmp_path: Path) -> None:
+    """Interval −90…−66 with the answer changing at −70: 9 of its 11 pitches say region 2."""
+    from planners.plans import ESTIMATED_PITCH_CONFIDENCE
+
+    est = {"pitch_deg": -80.0, "uncertainty_deg": 10.0, "interval_deg": [-90.0, -66.0], "confident": True}
+    ans = _ask(_planner_server(_order, est), tmp_path)
+    pitches = _interval_pitches(-90.0, -66.0)
+    share = sum(p < -70 for p in pitches) / len(pitches)
+    assert not ans.abstained and ans.text == "Region 2", ans.reason
+    assert ans.confidence == pytest.approx(ESTIMATED_PITCH_CONFIDENCE * share)
+    assert f"{sum(p < -70 for p in pitches)} of {len(pitches)}" in (ans.reason or "")
