@@ -21,19 +21,23 @@ Point = Annotated[list[float], Field(description="a point [x, y] or a box [x1, y
 class ReadRegionsResult(Result):
     regions: list[dict[str, Any]]
     image_size: list[int]
+    unlabeled_boxes: list[list[float]] = []
 
 
 @register("read_regions", """Find the numbered region boxes drawn on a benchmark image ("Region 3" or a bare "3") and
     read their ids from the pixels. Use first on any image with drawn regions: returns each region's id and box
-    [x1, y1, x2, y2] in pixels, the label text read and a confidence. expected_ids: ids the question mentions.""",
+    [x1, y1, x2, y2] in pixels, the label text read and a confidence; unlabeled_boxes: drawn boxes whose label could
+    not be read (or, with expected_ids, reads as another id). expected_ids: ids the question mentions.""",
           result=ReadRegionsResult)  # fmt: skip
 def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
                  annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.regions import read_regions as read
 
     img = ctx.image(image)
-    regions = read(img.rgb, expected_ids=expected_ids)
-    data = {"regions": to_jsonable(regions), "image_size": list(img.size)}
+    every = read(img.rgb, expected_ids=expected_ids, include_unlabeled=True)
+    regions = [r for r in every if r.id >= 0]
+    data = {"regions": to_jsonable(regions), "image_size": list(img.size),
+            "unlabeled_boxes": [list(map(float, r.bbox)) for r in every if r.id < 0]}
     pic = draw.boxes(img.rgb, [(f"{r.id}", r.bbox) for r in regions]) if annotate else None
     return ToolOutput(data, pic)
 

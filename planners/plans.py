@@ -45,6 +45,13 @@ async def read_regions(ctx: ToolContext, index: int, ids: list[int] | None = Non
     return {int(g["id"]): g for g in r.get("regions", [])}, r.get("image_size")
 
 
+async def read_every_region(ctx: ToolContext, index: int) -> tuple[dict[int, dict], list, list[list[float]]]:
+    """:func:`read_regions` of every region, plus the boxes whose label could not be read."""
+    r = await ctx.call("read_regions", image=ctx.images[index])
+    return ({int(g["id"]): g for g in r.get("regions", [])}, r.get("image_size"),
+            [list(b) for b in r.get("unlabeled_boxes", [])])
+
+
 def _missing(regions: dict[int, dict], ids: list[int]) -> list[int]:
     return [i for i in dict.fromkeys(ids) if i not in regions]
 
@@ -80,13 +87,32 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     # A comparison needs ≥ 2 regions: one named id (often just the answer-format example "Region 1") is not the
     # set to compare, so then every region on the image is read.
     named = list(dict.fromkeys(conv.region_ids)) if len(set(conv.region_ids)) >= 2 else []
-    regions, size = await read_regions(ctx, 0, named or None)
+    unread: list[list[float]] = []
+    if named:
+        regions, size = await read_regions(ctx, 0, named)
+    else:
+        regions, size, unread = await read_every_region(ctx, 0)
     if miss := _missing(regions, named):
         return undecided(f"region(s) {miss} could not be read in the image")
     ids = named or sorted(regions)
     if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
         return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
+    if unread and conv.want_all:
+        return undecided(f"{len(unread)} drawn box(es) whose label could not be read; the full ranking needs them")
     conf = _region_conf(regions, ids)
+    if unread:  # unread boxes take part under ids -1, -2, ...: the answer stands only if none of them wins
+        regions = {**regions, **{-1 - k: {"bbox": b} for k, b in enumerate(unread)}}
+        ev = await _rank(ctx, u, regions, ids + [-1 - k for k in range(len(unread))], conf, size)
+        if ev["value"] is not None and min(ev["value"]["ids"]) < 0:
+            return undecided("the region that answers is a drawn box whose label could not be read")
+        return ev
+    return await _rank(ctx, u, regions, ids, conf, size)
+
+
+async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int], conf: float,
+                size: list) -> Evidence:
+    """The asked part of the ground-distance (or left/right) order of ``ids`` (``size``: image [w, h] px)."""
+    conv = u.conventions
     if conv.side:
         lateral = {}
         for i in ids:

@@ -90,3 +90,43 @@ def test_unknown_pitch_answers_when_the_ranking_holds_for_every_pitch(images) ->
 def test_unknown_pitch_abstains_when_the_ranking_depends_on_it(images) -> None:
     ans = ask(make_server([], lambda p: [1, 2, 3] if p > -60 else [3, 2, 1]), images[:1], CLOSEST_Q)
     assert ans.abstained and "pitch" in (ans.reason or "")
+
+
+# --- distance with a drawn box whose label could not be read --------------------------------------------------
+UNREAD = [200, 400, 240, 440]   # lowest in the image: nearest under the fake ranking below
+
+
+def unread_server() -> FastMCP:
+    """Regions 1-3 read, one more box unread; ``rank_by_distance`` orders by the box's bottom edge (lower =
+    nearer, as on a forward-tilted view) over whatever regions it is given."""
+    srv = FastMCP("test-unread")
+
+    @srv.tool()
+    def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
+        ids = expected_ids or sorted(REGIONS)
+        return {"regions": [{"id": i, "bbox": REGIONS[i], "confidence": 0.9} for i in ids if i in REGIONS],
+                "image_size": [640, 480], "unlabeled_boxes": [] if expected_ids else [UNREAD]}
+
+    @srv.tool()
+    def rank_by_distance(image: str, regions: list[dict], altitude_m: float | None = None,
+                         pitch_deg: float | None = None, focal_px: float | None = None,
+                         order: str = "nearest_first") -> dict:
+        ids = [r["id"] for r in sorted(regions, key=lambda r: -r["bbox"][3])]
+        return {"order": ids if order == "nearest_first" else ids[::-1], "assumed": [], "confident": True}
+
+    return srv
+
+
+NADIR_Q = "The drone looks straight down from 60 m. "
+
+
+@pytest.mark.parametrize("question", ["Which region is closest to the drone?",
+                                      "Rank the regions from nearest to farthest from the drone."])
+def test_an_unread_box_that_could_be_the_answer_makes_the_agent_abstain(images, question) -> None:
+    ans = ask(unread_server(), images[:1], NADIR_Q + question)
+    assert ans.abstained and "could not be read" in (ans.reason or ""), ans
+
+
+def test_an_unread_box_that_is_not_the_answer_does_not_stop_it(images) -> None:
+    ans = ask(unread_server(), images[:1], NADIR_Q + "Which region is the farthest from the drone?")
+    assert not ans.abstained and ans.text == "Region 3", ans.reason   # region 3's bottom edge is highest
