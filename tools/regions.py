@@ -45,6 +45,7 @@ FLIP_EDGE = 0.6               # a stroke blob read as a label background too: si
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
+BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
@@ -138,9 +139,16 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
         for x1, y1, x2, y2 in group:
             h, w = y2 - y1, x2 - x1
-            if 8 <= h <= 120 and 3 <= w <= 12 * h:
+            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])):
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
+
+
+def _is_bar(crop: np.ndarray) -> bool:
+    """A lone solid upright bar (a piece of an outline left after erasing): OCR reads it as "1", while a drawn
+    "1" has a flag or foot that leaves part of its box empty."""
+    h, w = crop.shape
+    return w <= BAR_ASPECT * h and float(crop.mean()) >= BAR_FILL
 
 
 def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], solid: float) -> bool:
