@@ -132,3 +132,13 @@ def test_regions_from_json_accepts_lists_mappings_and_strings():
 def test_regions_from_json_rejects_bad_entries(bad, message):
     with pytest.raises(ToolError, match=message):
         regions_from_json(bad)
+
+
+def test_boxes_whose_left_side_hides_under_a_glued_label_are_found(forest):
+    """Small boxes with a filled label glued to their left, as tall as the box: the left side is the label's edge."""
+    img, _ = forest
+    style = RegionStyle(color=(255, 0, 128), line_width=3, label_format="{id}", label_position="outside_left",
+                        font_scale=0.8, label_background=True, font="dejavu_sans_bold")
+    regions = [(17, [220.0, 150.0, 262.0, 172.0]), (4, [150.0, 300.0, 190.0, 322.0])]
+    found = read_regions(jpeg(draw_regions(img, regions, [style] * 2), 85))
+    assert recovered(found, regions) == 2, found

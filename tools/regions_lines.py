@@ -126,6 +126,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     filled = filled_areas(u8) if filled is None else filled
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
     xs = line_pieces(thin, vertical=True)
+    xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
         return []
     row_cs, col_cs = _cumsums(mask)
@@ -147,6 +148,25 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
     return _explain_away(_dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+
+
+def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[Line]:
+    """Candidate left sides hidden under a label glued to the left of its box: the right edge of a filled label
+    background from which a horizontal line (the box's top or bottom side) runs on to the right, as a line of the
+    colour's usual thickness."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    if n <= 1:
+        return []
+    ys = line_pieces(thin, vertical=False)
+    thick = float(np.median([ln.thick for ln in xs])) if xs else 3.0
+    out = []
+    for x, y, w, h, _ in stats[1:n]:
+        edge = x + w - 1
+        starts = any(y <= ln.pos <= y + h - 1 and any(abs(a - edge) <= ln.thick + 3 for a, _ in ln.spans)
+                     for ln in ys)
+        if h >= MIN_RUN and starts:
+            out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
+    return out
 
 
 def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
