@@ -107,3 +107,16 @@ def test_unread_labels_are_taken_from_the_detector_only_where_a_label_of_that_bo
     taken = _label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(12, other, "12", 0.9)], None)
     assert taken[0].id == -1, taken        # the id belongs to another region already
     assert _label_by_detection(drawn, [Region(-1, box, "", 0.0)], {3, 4})[0].id == -1   # not an expected id
+
+
+def test_an_unsure_read_is_replaced_by_a_sure_detection_and_an_equal_one_confirms_it(forest_rgb):
+    style = RegionStyle(color=(0, 255, 255), line_width=2, label_format="{id}", label_position="above",
+                        label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
+    box = [120.0, 160.0, 260.0, 280.0]
+    drawn = draw_regions(forest_rgb, [(12, box)], [style])
+    wrong = _label_by_detection(drawn, [Region(7, box, "7", 0.5)], None)[0]
+    assert wrong.id == 12 and wrong.confidence >= 0.9, wrong
+    right = _label_by_detection(drawn, [Region(12, box, "12", 0.5)], None)[0]
+    assert right.id == 12 and right.confidence >= 0.9, right
+    sure = _label_by_detection(drawn, [Region(7, box, "7", 0.95)], None)[0]
+    assert sure.id == 7 and sure.confidence == 0.95    # a sure read is not looked at again

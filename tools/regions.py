@@ -44,6 +44,7 @@ OUTLINE_HALO = 2               # px added to an outline's measured width when it
 FLIP_EDGE = 0.6               # a stroke blob read as a label background too: sides at least this drawn
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
+DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
@@ -322,27 +323,34 @@ def _assign(rects, cost, limit, reads) -> list[Region]:
 
 
 def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
-    """Labels the mask pipeline could not read, from the OCR engine's text detector run on a crop around each
-    unlabeled box: a number is taken when its text line sits where a label of this box goes, closer to this box's
-    label places than to any other box's, and no other region has its id."""
+    """Labels the mask pipeline could not read, or read unsurely (confidence below DET_RECHECK), from the OCR
+    engine's text detector run on a crop around the box: a number is taken when its text line sits where a label
+    of this box goes, closer to this box's label places than to any other box's, and no other region has its id.
+    An unsure read is replaced only by a sure detection (DET_REPLACE), and confirmed by an equal one."""
     taken = {r.id for r in regions if r.id >= 0}
     h, w = rgb.shape[:2]
-    for reg in (r for r in regions if r.id < 0):
+    for reg in (r for r in regions if r.id < 0 or r.confidence < DET_RECHECK):
         x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
         cx1, cy1, cx2, cy2 = max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD)
         best: tuple[float, int, str, float] | None = None
         for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
             m = _LABEL_TEXT.fullmatch(text.strip())
-            if not m or int(m.group(1)) in taken or (allowed is not None and int(m.group(1)) not in allowed):
+            rid = int(m.group(1)) if m else -1
+            if rid < 0 or (rid in taken and rid != reg.id) or (allowed is not None and rid not in allowed):
                 continue
             blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
             costs = [_placement_cost(blob, o.bbox, DET_THICK, (w, h)) for o in regions]
             own = costs[regions.index(reg)]
             if own <= max(12.0, 0.8 * (d - b)) and own <= min(costs) and (best is None or own < best[0]):
-                best = (own, int(m.group(1)), text.strip(), conf)
-        if best is not None:
-            reg.id, reg.label_text, reg.confidence = best[1], best[2], round(best[3], 3)
-            taken.add(best[1])
+                best = (own, rid, text.strip(), conf)
+        if best is None or (reg.id >= 0 and best[1] != reg.id and best[3] < DET_REPLACE):
+            continue
+        if best[1] == reg.id:
+            reg.confidence = round(max(reg.confidence, best[3]), 3)
+            continue
+        taken.discard(reg.id)
+        reg.id, reg.label_text, reg.confidence = best[1], best[2], round(best[3], 3)
+        taken.add(best[1])
     return regions
 
 
