@@ -84,8 +84,15 @@ def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if ok else noisy
 
 
-def run_rendered(n: int, seed: int, *, pitch_known: bool) -> dict:
-    """Render ``n`` pairs and score the vision pose; with ``pitch_known=False`` only A's altitude is given."""
+GIVEN = ("both", "altitude_a", "stated_a")  # what the caller knows: see run_rendered
+
+
+def run_rendered(n: int, seed: int, *, given: str) -> dict:
+    """Render ``n`` pairs and score the vision pose. ``given``: "both" = both pitches and altitudes exact;
+    "altitude_a" = A's altitude only; "stated_a" = A's altitude and pitch rounded to whole units, nothing about B
+    (what a Camera_Transformation question states)."""
+    if given not in GIVEN:
+        raise ValueError(f"given must be one of {GIVEN}, got {given!r}")
     rng = np.random.default_rng(seed)
     textures = [cv2.cvtColor(cv2.imread(str(DJI / name), cv2.IMREAD_REDUCED_COLOR_2), cv2.COLOR_BGR2RGB)
                 for name in TEXTURES]
@@ -95,9 +102,12 @@ def run_rendered(n: int, seed: int, *, pitch_known: bool) -> dict:
         tex, a, b = sample_pair(rng, textures)
         img_a, img_b = degrade(render(tex, a)[0], rng), degrade(render(tex, b)[0], rng)
         t0 = time.perf_counter()
-        if pitch_known:
+        if given == "both":
             pose = relative_pose(img_a, img_b, altitude_m=a.altitude, altitude_b_m=b.altitude, intrinsics=intr,
                                  pitch_deg=(a.pitch_deg, b.pitch_deg))
+        elif given == "stated_a":
+            pose = relative_pose(img_a, img_b, altitude_m=float(round(a.altitude)), intrinsics=intr,
+                                 pitch_deg=float(round(a.pitch_deg)))
         else:
             pose = relative_pose(img_a, img_b, altitude_m=a.altitude, intrinsics=intr)
         dt = time.perf_counter() - t0
@@ -122,6 +132,7 @@ def summarise(rows: list[dict]) -> dict:
     return {
         "pairs": n,
         "decided_share": len(dec) / n,
+        "decided_wrong": int(sum(r["heading_err"] > 10 or r["translation_err_m"] > 10 for r in dec)),  # 10°/10 m
         "heading_err_median_deg": float(np.median(he)),
         "heading_err_p95_deg": float(np.percentile(he, 95)),
         "heading_within_10deg_share_of_all": float(np.sum(he <= 10) / n),
@@ -167,8 +178,9 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs" / "figures" / "pose.json"))
     args = parser.parse_args()
     figures = {
-        "rendered_pitch_and_altitudes_known": run_rendered(args.n, args.seed, pitch_known=True),
-        "rendered_pitch_unknown_altitude_a_only": run_rendered(args.n, args.seed, pitch_known=False),
+        "rendered_pitch_and_altitudes_known": run_rendered(args.n, args.seed, given="both"),
+        "rendered_pitch_unknown_altitude_a_only": run_rendered(args.n, args.seed, given="altitude_a"),
+        "rendered_a_stated_rounded": run_rendered(args.n, args.seed, given="stated_a"),
         "real_dji_vs_log": run_real(),
         "targets": {"heading_err_median_deg": 1.0, "heading_within_10deg_share": 0.98,
                     "translation_within_10m_share": 0.95, "real_pairs": "within 10 deg and 3 m of GPS/yaw"},

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from mcp_server import annotate as draw
 from mcp_server.images import LoadedImage, RequestError, metadata_of
-from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, Pitch, RegionArg, Result, ToolContext,
+from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, RegionArg, Result, ToolContext,
                                  ToolOutput, check_box, register)
 from tools.common import to_jsonable
 
@@ -78,10 +78,13 @@ def _pose_picture(a: LoadedImage, b: LoadedImage, data: dict[str, Any]) -> np.nd
 @register("relative_pose", """Pose of view B relative to view A from the images (ground-plane homography): heading
     offset (deg clockwise; also signed), translation (forward, right, up) in metres when an altitude is known (else
     in units of the altitude), horizontal distance, bearing and clock direction of B from A, with uncertainties.
-    Missing altitude/pitch/focal come from EXIF/DJI XMP when use_metadata and the images are files. For
+    altitude_m and pitch_deg describe view A; B's pitch is estimated from the homography unless its metadata
+    gives it. Missing altitude/pitch/focal come from EXIF/DJI XMP when use_metadata and the images are files. For
     Camera Transformation questions.""", images=("image_a", "image_b"), result=PoseResult)  # fmt: skip
 def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitude_m: Altitude = None,
-                  pitch_deg: Pitch = None, focal_px: Focal = None,
+                  pitch_deg: Annotated[float | None, Field(description="camera pitch of view A in degrees: -90 = "
+                                                                       "straight down, 0 = horizon")] = None,
+                  focal_px: Focal = None,
                   hfov_deg: Annotated[float | None, Field(description="horizontal field of view, degrees")] = None,
                   use_metadata: bool = True, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.camera import intrinsics_for

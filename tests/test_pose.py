@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a
 from tools.camera import CameraMetadata, Intrinsics, read_metadata
 from tools.common import ToolError
-from tools.pose import (PoseSetup, camera_rotation, clock_hour, ground_from_pixels, pixels_from_ground,
-                        pose_from_correspondences, pose_from_metadata, relative_pose, signed_angle, wrap360)
+from tools.pose import (PoseSetup, camera_rotation, clock_hour, ground_from_pixels, pitches_from_homography,
+                        pixels_from_ground, pose_from_correspondences, pose_from_metadata, relative_pose,
+                        signed_angle, wrap360)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dji"
 W, H, F = 960, 540, 800.0
@@ -100,6 +101,25 @@ def test_pose_from_exact_correspondences(a: PinholeCamera, b: PinholeCamera) -> 
     assert known.clock == clock_hour(known.bearing_deg) and known.horizontal_m == pytest.approx(np.hypot(*gt_t[:2]))
 
 
+DIFFERENT_PITCH = [  # (A, B) as the synthetic Camera_Transformation pairs draw them: independent pitches, B rolled
+    (PinholeCamera(0, 0, 76, 328, -87.1, 0, F, W, H), PinholeCamera(-5, 14, 61, 348, -77.7, 0.8, F, W, H)),
+    (PinholeCamera(0, 0, 55, 20, -75.1, 0, F, W, H), PinholeCamera(8, 12, 63, 350, -86.1, -1.5, F, W, H)),
+]
+
+
+@pytest.mark.parametrize("a,b", DIFFERENT_PITCH)
+def test_only_a_pitch_known_estimates_b_pitch(a: PinholeCamera, b: PinholeCamera) -> None:
+    pa, pb = _exact_correspondences(a, b)
+    gt_t, gt_h = translation_in_a(a, b), relative_heading_deg(a, b)
+    stated = float(round(a.pitch_deg))  # a question states image 1's pitch in whole degrees, nothing about B's
+    pose = pose_from_correspondences(pa, pb, PoseSetup(INTR, INTR, float(round(a.altitude)), None, stated, None))
+    assert pose.confident, pose.reason
+    assert _herr(pose.heading_deg, gt_h) < 2.0 and abs(pose.translation_m[0] - gt_t[0]) < 2.0
+    assert pose.residual_px < 2.0
+    est = pitches_from_homography(pa, pb, INTR, INTR, known_a=stated)  # B's pitch is recovered, despite its roll
+    assert est is not None and abs(est[1] - b.pitch_deg) < 1.5
+
+
 def test_too_few_correspondences_cannot_decide() -> None:
     a, b = CASES[0]
     pa, pb = _exact_correspondences(a, b, n=12)
@@ -132,6 +152,17 @@ def test_rendered_pairs_through_the_matcher(texture: GroundTexture, a: PinholeCa
     assert pose.heading_signed_deg == pytest.approx(signed_angle(gt_h), abs=1.0)
     assert np.linalg.norm(np.subtract(pose.translation_m, translation_in_a(a, b))) < 1.0
     assert pose.n_inliers >= 15 and pose.residual_px < 3.0 and pose.heading_uncertainty_deg < 1.0
+
+
+def test_rendered_pair_with_a_single_stated_pitch(texture: GroundTexture) -> None:
+    """One scalar pitch describes image 1 only (as the questions state it); B's differs and is estimated."""
+    a, b = PinholeCamera(-3, -8, 45, 30, -87, 0, F, W, H), PinholeCamera(4, 6, 40, 75, -77, 1.0, F, W, H)
+    pose = relative_pose(render(texture, a)[0], render(texture, b)[0], altitude_m=a.altitude, intrinsics=INTR,
+                         pitch_deg=a.pitch_deg, match_method="sift")
+    assert pose.confident, pose.reason
+    assert _herr(pose.heading_deg, relative_heading_deg(a, b)) < 2.0
+    assert abs(pose.translation_m[0] - translation_in_a(a, b)[0]) < 2.0
+    assert any("estimated from the homography" in s for s in pose.assumptions)
 
 
 def test_non_overlapping_render_cannot_decide(texture: GroundTexture) -> None:

@@ -143,12 +143,12 @@ def _rot(angle: float) -> np.ndarray:
 
 
 def pitches_from_homography(points_a: np.ndarray, points_b: np.ndarray, intr_a: Intrinsics,
-                            intr_b: Intrinsics) -> tuple[float, float] | None:
+                            intr_b: Intrinsics, known_a: float | None = None) -> tuple[float, float] | None:
     """Pitch of A and B (degrees, roll taken as 0) from the ground normal of the plane homography, or None.
 
     Of the decompositions that keep the inliers in front of both cameras, the one whose normals imply the least
-    roll and a pitch within the gimbal range (−90 … 0, with a few degrees of slack past nadir) is chosen. None when
-    the baseline is too short for the normal to be defined.
+    roll, a pitch within the gimbal range (−90 … 0, with a few degrees of slack past nadir) and, when A's pitch is
+    ``known_a``, the least disagreement with it is chosen. None when the baseline is too short for the normal.
     """
     H, _ = cv2.findHomography(points_a, points_b, 0)
     if H is None:
@@ -171,6 +171,8 @@ def pitches_from_homography(points_a: np.ndarray, points_b: np.ndarray, intr_a: 
             roll = math.degrees(math.atan2(abs(d[0]), math.hypot(d[1], d[2])))
             cost += roll ** 2 + max(0.0, -100.0 - pitch) ** 2 + max(0.0, pitch) ** 2
             pitches.append(pitch)
+        if known_a is not None:
+            cost += (pitches[0] - known_a) ** 2
         if cost < best_cost:
             best, best_cost = (pitches[0], pitches[1]), cost
     return best
@@ -209,11 +211,12 @@ def pose_from_correspondences(points_a: np.ndarray, points_b: np.ndarray, setup:
                           scale_known)
     pitch_a, pitch_b, used = setup.pitch_a, setup.pitch_b, "ground-plane"
     if method == "homography" or (method == "auto" and (pitch_a is None or pitch_b is None)):
-        est = pitches_from_homography(pa, pb, setup.intr_a, setup.intr_b)
+        est = pitches_from_homography(pa, pb, setup.intr_a, setup.intr_b, None if method == "homography" else pitch_a)
         used = "homography-normal+ground-plane"
-        if est is None:
-            notes.append("pitch could not be estimated (baseline too short): nadir assumed")
-            est = (-90.0, -90.0)
+        if est is None:  # a drone pair usually keeps one gimbal setting: B's pitch falls back to A's known one
+            fallback = -90.0 if pitch_a is None or method == "homography" else pitch_a
+            notes.append(f"pitch could not be estimated (baseline too short): {fallback:.0f} deg assumed")
+            est = (fallback, fallback)
         else:
             notes.append(f"pitch estimated from the homography: A {est[0]:.1f}, B {est[1]:.1f} deg")
         pitch_a = est[0] if pitch_a is None or method == "homography" else pitch_a
@@ -346,7 +349,8 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     """Pose of view B relative to view A from the images (see the module doc for conventions and method).
 
     ``altitude_m`` is A's height above the ground in metres; B's is ``altitude_b_m``, else estimated from the image
-    scale change. ``pitch_deg`` is one value for both views or a pair (a, b). With
+    scale change. ``pitch_deg`` is A's pitch or a pair (a, b): one value describes A only (questions state image
+    1's pose; B's gimbal pitch is independent), and an unknown pitch is estimated from the homography. With
     ``metadata=True`` and file paths, missing values come from EXIF/DJI XMP (relative altitude, gimbal pitch,
     focal length); explicit arguments win. ``method``: "ground" (pitch known or nadir assumed), "homography"
     (pitch estimated from the plane normal) or "auto" (ground when both pitches are known).
@@ -391,7 +395,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
         elif (given.width, given.height) != (w, h):
             raise ToolError(f"intrinsics of {name} are for {given.width}x{given.height}, image is {w}x{h}")
         intr_ab.append(given)
-    pitch_a, pitch_b = _pair(pitch_deg, "pitch_deg")
+    pitch_a, pitch_b = _pair(pitch_deg, "pitch_deg") if isinstance(pitch_deg, (tuple, list)) else (pitch_deg, None)
     setup = PoseSetup(intr_ab[0], intr_ab[1], alt_a, alt_b, _resolve_pitch(pitch_a, metas[0], "a", notes),
                    _resolve_pitch(pitch_b, metas[1], "b", notes))
     if alt_a is None and alt_b is None:
