@@ -137,7 +137,7 @@ PITCH_SWEEP_DEG = (-30.0, -45.0, -60.0, -75.0, -90.0)
 ASSUMED_PITCH_CONFIDENCE = 0.5  # an answer that holds for every plausible pitch, but rests on no measured pitch
 ESTIMATED_PITCH_CONFIDENCE = 0.6  # an answer that holds over the interval of a pitch estimated from the image
 INTERVAL_STEP_DEG = 2.5  # spacing of the pitches ranked inside the estimated interval
-MAJORITY_SHARE = 2 / 3  # least share of the interval's pitches giving one answer, for an answer that is not certain
+MAJORITY_SHARE = 0.5  # an answer that is not certain must hold for more than this share of the interval's pitches
 
 
 def _interval_pitches(lo: float, hi: float) -> tuple[float, ...]:
@@ -163,8 +163,10 @@ async def _asked_orders(ctx: ToolContext, u: Understanding, regions: dict[int, d
 async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
                             conf: float) -> Evidence:
     """Pitch not stated: answer when the asked part of the order (the whole order, or its first id) is the same
-    for every pitch of :data:`PITCH_SWEEP_DEG`, or else for every pitch of the interval that ``estimate_pitch``
-    measured on the image (when it is confident); otherwise abstain (the answer depends on the pitch)."""
+    for every pitch of :data:`PITCH_SWEEP_DEG`; otherwise give the answer that holds for most pitches of the
+    interval that ``estimate_pitch`` measured on the image (more than half of them), its confidence scaled by that
+    share. An estimate that is not confident still bounds the pitch; its reason goes with the answer. Abstain when
+    there is no estimate or no answer holds for more than half of its interval."""
     if len(asked := await _asked_orders(ctx, u, regions, ids, PITCH_SWEEP_DEG)) == 1:
         return found({"ids": list(next(iter(asked)))}, min(conf, ASSUMED_PITCH_CONFIDENCE),
                      f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
@@ -172,19 +174,17 @@ async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[in
         est = await ctx.call("estimate_pitch", image=ctx.images[0], focal_px=u.conventions.focal_px)
     except ToolCallError as exc:  # the estimate is optional: without it the old abstention stands
         return undecided(f"camera pitch unknown, the ranking changes with it and estimate_pitch failed ({exc})")
-    if not est.get("confident", False):
-        return undecided(f"camera pitch unknown, the ranking changes with it over {PITCH_SWEEP_DEG} deg and the "
-                         f"image does not give it: {est.get('reason')}")
     lo, hi = (float(v) for v in est["interval_deg"])
     asked = await _asked_orders(ctx, u, regions, ids, _interval_pitches(lo, hi))
     (best, n), total = asked.most_common(1)[0], sum(asked.values())
-    if n / total < MAJORITY_SHARE:
+    caveat = "" if est.get("confident", False) else f" (estimate not confident: {est.get('reason')})"
+    if n / total <= MAJORITY_SHARE:
         return undecided(f"ranking changes with the pitch over the estimated interval {lo:.0f}…{hi:.0f} deg "
-                         f"(estimate {float(est['pitch_deg']):.0f} deg; the likeliest answer holds for {n} of "
-                         f"{total} pitches)")
+                         f"(estimate {float(est['pitch_deg']):.0f} deg{caveat}; the likeliest answer holds for {n} "
+                         f"of {total} pitches)")
     holds = "the same ranking holds over" if n == total else f"this ranking holds for {n} of {total} pitches in"
     return found({"ids": list(best)}, min(conf, ESTIMATED_PITCH_CONFIDENCE * n / total),
-                 f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg; {holds} "
+                 f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg{caveat}; {holds} "
                  f"{lo:.0f}…{hi:.0f} deg")
 
 

@@ -194,13 +194,26 @@ def test_planner_answers_when_the_ranking_holds_over_the_estimated_interval(tmp_
 
 
 @pytest.mark.parametrize("est", [
-    {"pitch_deg": -70.0, "uncertainty_deg": 10.0, "interval_deg": [-80.0, -60.0], "confident": True},  # halves at −70
-    {"pitch_deg": -82.0, "uncertainty_deg": 8.0, "interval_deg": [-90.0, -74.0], "confident": False, "reason": "x"},
+    # −75…−67.5 is ranked at −75, −72.5, −70, −67.5: the answer changes at −70, so each holds for exactly half
+    {"pitch_deg": -71.0, "uncertainty_deg": 4.0, "interval_deg": [-75.0, -67.5], "confident": True},
+    {"pitch_deg": -71.0, "uncertainty_deg": 4.0, "interval_deg": [-75.0, -67.5], "confident": False, "reason": "x"},
     None,  # a server without the tool
 ])
 def test_planner_abstains_when_the_estimate_does_not_decide(tmp_path: Path, est: dict | None) -> None:
     ans = _ask(_planner_server(_order, est), tmp_path)
     assert ans.abstained and "pitch" in (ans.reason or "")
+
+
+def test_planner_uses_an_estimate_that_is_not_confident_and_says_so(tmp_path: Path) -> None:
+    """A shallow cost minimum still bounds the pitch: the whole interval −90…−74 says region 2."""
+    from planners.plans import ESTIMATED_PITCH_CONFIDENCE
+
+    est = {"pitch_deg": -82.0, "uncertainty_deg": 8.0, "interval_deg": [-90.0, -74.0], "confident": False,
+           "reason": "texture scale barely constrains the pitch"}
+    ans = _ask(_planner_server(_order, est), tmp_path)
+    assert not ans.abstained and ans.text == "Region 2", ans.reason
+    assert ans.confidence == pytest.approx(ESTIMATED_PITCH_CONFIDENCE)
+    assert "not confident: texture scale barely constrains" in (ans.reason or "")
 
 
 def test_planner_gives_the_likeliest_answer_with_its_share_when_most_of_the_interval_agrees(tmp_path: Path) -> None:
