@@ -155,7 +155,7 @@ def score_unlabelled() -> dict:
             est = estimate_pitch(load_image(p))
         except ToolError:  # thumbnails below the estimator's minimum size
             continue
-        rows.append({"image": f"{p.parent.parent.name if p.parent.name == 'images' else p.parent.name}/{p.name}",
+        rows.append({"image": p.relative_to(DATA).as_posix(),
                      "est_deg": round(est.pitch_deg, 1), "interval_deg": [round(x, 1) for x in est.interval_deg],
                      "confident": est.confident, "reason": est.reason})
     return {"n": len(rows), "confident": sum(r["confident"] for r in rows), "images": rows}

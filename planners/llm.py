@@ -105,7 +105,7 @@ def _parsed(fmt: str, reply: str, source: str) -> dict:
 
 
 async def _regions_by_crops(ctx: ToolContext, u: Understanding) -> dict:
-    regions, _ = await read_regions(ctx, 0, u.conventions.region_ids or None)
+    regions, _, _ = await read_regions(ctx, 0, u.conventions.region_ids or None)
     if not regions:
         return undecided("no regions could be read in the image")
     if u.task == "Anomaly_Detection":

@@ -40,14 +40,11 @@ class Plan:
 
 
 # --- helpers ----------------------------------------------------------------------------------------------------
-async def read_regions(ctx: ToolContext, index: int, ids: list[int] | None = None) -> tuple[dict[int, dict], list]:
+async def read_regions(ctx: ToolContext, index: int,
+                       ids: list[int] | None = None) -> tuple[dict[int, dict], list, list[list[float]]]:
+    """Regions read on image ``index`` by id, the image size [w, h], and the drawn boxes whose label could not be
+    read (with ``ids``: also those that read as an id not asked for)."""
     r = await ctx.call("read_regions", image=ctx.images[index], expected_ids=sorted(set(ids)) if ids else None)
-    return {int(g["id"]): g for g in r.get("regions", [])}, r.get("image_size")
-
-
-async def read_every_region(ctx: ToolContext, index: int) -> tuple[dict[int, dict], list, list[list[float]]]:
-    """:func:`read_regions` of every region, plus the boxes whose label could not be read."""
-    r = await ctx.call("read_regions", image=ctx.images[index])
     return ({int(g["id"]): g for g in r.get("regions", [])}, r.get("image_size"),
             [list(b) for b in r.get("unlabeled_boxes", [])])
 
@@ -69,7 +66,7 @@ async def clock_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
         return undecided("the question names no target region (expected e.g. 'Region 3')")
     target = targets[0]
     need = [target] + ([conv.anchor_region] if conv.anchor_region is not None else [])
-    regions, size = await read_regions(ctx, 0, need)
+    regions, size, _ = await read_regions(ctx, 0, need)
     if miss := _missing(regions, need):
         return undecided(f"region(s) {miss} could not be read in the image")
     anchor = regions[conv.anchor_region]["bbox"] if conv.anchor_region is not None else None
@@ -87,26 +84,21 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     # A comparison needs ≥ 2 regions: one named id (often just the answer-format example "Region 1") is not the
     # set to compare, so then every region on the image is read.
     named = list(dict.fromkeys(conv.region_ids)) if len(set(conv.region_ids)) >= 2 else []
-    unread: list[list[float]] = []
-    if named:
-        regions, size = await read_regions(ctx, 0, named)
-    else:
-        regions, size, unread = await read_every_region(ctx, 0)
+    regions, size, unread = await read_regions(ctx, 0, named or None)
     if miss := _missing(regions, named):
         return undecided(f"region(s) {miss} could not be read in the image")
     ids = named or sorted(regions)
     if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
         return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
-    if unread and conv.want_all:
-        return undecided(f"{len(unread)} drawn box(es) whose label could not be read; the full ranking needs them")
-    conf = _region_conf(regions, ids)
-    if unread:  # unread boxes take part under ids -1, -2, ...: the answer stands only if none of them wins
-        regions = {**regions, **{-1 - k: {"bbox": b} for k, b in enumerate(unread)}}
-        ev = await _rank(ctx, u, regions, ids + [-1 - k for k in range(len(unread))], conf, size)
-        if ev["value"] is not None and min(ev["value"]["ids"]) < 0:
-            return undecided("the region that answers is a drawn box whose label could not be read")
-        return ev
-    return await _rank(ctx, u, regions, ids, conf, size)
+    # Over every region (none named), drawn boxes whose label could not be read take part under ids -1, -2, ...:
+    # the answer stands only if none of them is in it.
+    unlabeled = {-1 - k: {"bbox": b} for k, b in enumerate(unread)} if not named else {}
+    if unlabeled and conv.want_all:
+        return undecided(f"{len(unlabeled)} drawn box(es) whose label could not be read; the full ranking needs them")
+    ev = await _rank(ctx, u, {**regions, **unlabeled}, ids + list(unlabeled), _region_conf(regions, ids), size)
+    if ev["value"] is not None and min(ev["value"]["ids"]) < 0:
+        return undecided("the region that answers is a drawn box whose label could not be read")
+    return ev
 
 
 async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int], conf: float,
@@ -255,7 +247,7 @@ async def match_object(ctx: ToolContext, u: Understanding) -> Evidence:
         if not r.get("confident", False) or not hit:
             return undecided(f"region {k} of image 1 was not matched in image 2: {r.get('reason')}")
         return found({"ids": (hit[0],)}, float(r.get("match_confidence", 1.0)))
-    regions, _ = await read_regions(ctx, 0, [k])
+    regions, _, _ = await read_regions(ctx, 0, [k])
     if k not in regions:
         return undecided(f"region {k} could not be read in image 1")
     r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=regions[k]["bbox"],

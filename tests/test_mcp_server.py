@@ -142,10 +142,24 @@ def test_read_regions_through_mcp_equals_the_direct_call_with_annotation(scene):
     path = scene["root"] / "regions.png"
     reply = run(scene["config"], "read_regions", {"image": str(path), "annotate": True})
     assert reply.data["regions"] == to_jsonable(read_regions(str(path)))
-    every = read_regions(str(path), include_unlabeled=True)
-    assert reply.data["unlabeled_boxes"] == [list(map(float, r.bbox)) for r in every if r.id < 0]
+    assert reply.data["unlabeled_boxes"] == []    # both drawn boxes carry a label
     assert reply.data["image_size"] == [400, 400]
     assert decode_png(reply.images[0]).shape == (400, 400, 3)
+
+
+def test_read_regions_reports_a_drawn_box_without_a_label(scene):
+    """A third box drawn in the overlay's colour and width but with no label: not a region, yet reported."""
+    from tools.draw import RegionStyle
+    from tools.regions import iou
+
+    style, box = RegionStyle(), [250, 40, 370, 150]
+    img = cv2.imread(str(scene["root"] / "regions.png"))
+    cv2.rectangle(img, box[:2], box[2:], style.color[::-1], style.line_width)   # BGR
+    path = scene["root"] / "unlabeled.png"
+    cv2.imwrite(str(path), img)
+    reply = run(scene["config"], "read_regions", {"image": str(path)})
+    assert sorted(r["id"] for r in reply.data["regions"]) == [3, 7]
+    assert len(reply.data["unlabeled_boxes"]) == 1 and iou(reply.data["unlabeled_boxes"][0], box) >= 0.9, reply.data
 
 
 def test_rank_by_distance_follows_ground_geometry(scene):
