@@ -156,3 +156,22 @@ def test_loading_the_detector_keeps_pillow_errors_plain(tmp_path) -> None:
     bad.write_bytes(b"this is text")
     with pytest.raises(UnidentifiedImageError):
         Image.open(bad)
+
+
+@pytest.mark.parametrize("user_threads", [None, "1"])
+def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_threads: str | None) -> None:
+    """ultralytics sets torch to cpu_count - 1 threads (meant for training; 1 on 2 cores halves the speed); detect
+    runs with OMP_NUM_THREADS when the user set it, else with every core. Fresh process: thread settings are global."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    if user_threads:
+        env["OMP_NUM_THREADS"] = user_threads
+    code = ("import numpy as np, torch; from tools.detect import detect; "
+            "detect(np.zeros((64, 64, 3), np.uint8), tile=None); print(torch.get_num_threads())")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip().splitlines()[-1]) == int(user_threads or os.cpu_count())
