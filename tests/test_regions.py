@@ -15,6 +15,7 @@ from tools.common import ToolError, load_image
 from tools.draw import RegionStyle, draw_regions
 from tools.regions import Region, read_regions, regions_from_json
 from tools.regions_lines import iou
+from tools.regions_prune import _clean_corners, drop_glued_labels
 
 
 def jpeg(img: np.ndarray, quality: int = 85) -> np.ndarray:
@@ -98,6 +99,17 @@ def test_expected_ids_drop_other_numbers(thermal):
     assert [r.id for r in found] == [1]
 
 
+def test_an_id_read_on_two_boxes_is_given_to_neither(forest):
+    """Two boxes labelled with the same number: at least one read must be wrong, so neither is returned as that
+    id (both come back unlabelled), while the third region keeps its id."""
+    img, boxes = forest
+    drawn = draw_regions(img, [(2, boxes[0]), (2, boxes[1]), (5, boxes[2])])
+    found = read_regions(jpeg(drawn), include_unlabeled=True)
+    assert [r.id for r in found if r.id == 2] == []
+    assert recovered(found, [(5, boxes[2])]) == 1
+    assert sum(r.id == -1 and iou(r.bbox, b) >= 0.9 for r in found for b in boxes[:2]) == 2
+
+
 def test_image_without_overlay_gives_no_regions(forest):
     img, _ = forest
     assert read_regions(img) == []
@@ -142,3 +154,40 @@ def test_boxes_whose_left_side_hides_under_a_glued_label_are_found(forest):
     regions = [(17, [220.0, 150.0, 262.0, 172.0]), (4, [150.0, 300.0, 190.0, 322.0])]
     found = read_regions(jpeg(draw_regions(img, regions, [style] * 2), 85))
     assert recovered(found, regions) == 2, found
+
+
+def plain_ground(h: int = 480, w: int = 640, seed: int = 0) -> np.ndarray:
+    """A smooth random grey ground (no overlay colours), deterministic."""
+    rng = np.random.default_rng(seed)
+    g = cv2.GaussianBlur(rng.integers(60, 190, (h, w)).astype(np.uint8), (7, 7), 0)
+    return np.dstack([g, g, g])
+
+
+@pytest.mark.parametrize("quality", [75, 90])
+def test_a_box_crossed_by_same_colour_boxes_is_kept_whole(quality):
+    """Three same-colour boxes whose lines cross: the piece of box 17 cut off by box 7's left side is no region."""
+    style = RegionStyle(color=(255, 128, 0), line_width=5, label_format="{id}", label_position="inside_center",
+                        font_scale=0.65, label_background=True, label_color=(0, 0, 0), font="hershey_duplex")
+    regions = [(17, [183.0, 50.0, 369.0, 102.0]), (7, [353.0, 5.0, 478.0, 117.0]), (18, [259.0, 58.0, 418.0, 147.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(), regions, style), quality))
+    assert recovered(found, regions) == 3, found
+
+
+def test_real_corners_are_told_from_crossings():
+    """A drawn rectangle's lines end at its corners; a piece cut out of two crossing boxes has crossings there."""
+    mask = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(mask, (20, 20), (150, 120), 1, 3)
+    cv2.rectangle(mask, (100, 60), (250, 180), 1, 3)
+    mask = mask.astype(bool)
+    assert _clean_corners([20.0, 20.0, 150.0, 120.0], 3.0, mask) == 4
+    assert _clean_corners([100.0, 60.0, 250.0, 180.0], 3.0, mask) == 4
+    assert _clean_corners([100.0, 60.0, 150.0, 120.0], 3.0, mask) == 2    # the overlap: two corners are crossings
+    assert _clean_corners([20.0, 20.0, 100.0, 120.0], 3.0, mask) == 2    # cut off by b's left side
+
+
+def test_a_rectangle_where_a_label_goes_is_dropped_a_separate_box_kept():
+    box = [100.0, 100.0, 300.0, 250.0]
+    label_above = [100.0, 76.0, 122.0, 100.0]        # glued on the top line, at its left end
+    apart = [400.0, 76.0, 422.0, 100.0]              # same size, elsewhere
+    kept = drop_glued_labels([(box, 3.0), (label_above, 3.0), (apart, 3.0)], (640, 480))
+    assert [b for b, _ in kept] == [box, apart]

@@ -9,9 +9,9 @@ import pytest
 from agent.config import MissingWeightsError
 from tools.common import ToolError
 from tools.draw import RegionStyle, draw_regions, hidden_outline_share, label_box, legible_layout
-from tools.regions import Region, _label_by_detection
+from tools.regions import Region, _label_by_detection, read_regions
 from tools.regions_lines import iou
-from tools.regions_ocr import LabelBlob, Ocr, ocr_image, read_label
+from tools.regions_ocr import DIGITS, LINE_WHITELIST, LabelBlob, Ocr, _keep, ocr_image, read_label
 
 
 def rendered_label(text: str) -> np.ndarray:
@@ -120,3 +120,44 @@ def test_an_unsure_read_is_replaced_by_a_sure_detection_and_an_equal_one_confirm
     assert right.id == 12 and right.confidence >= 0.9, right
     sure = _label_by_detection(drawn, [Region(7, box, "7", 0.95)], None)[0]
     assert sure.id == 7 and sure.confidence == 0.95    # a sure read is not looked at again
+
+
+def test_a_filled_label_cut_short_at_an_outline_still_reads_its_last_digit():
+    """The outline a label is glued to is erased with a halo that may take the label's last column or two: the
+    letters there are still enclosed by what lies beyond the blob box."""
+    style = RegionStyle(color=(0, 0, 255), line_width=3, label_format="Region {id}", label_position="outside_left",
+                        font_scale=0.84, label_background=True, label_color=(255, 255, 255), font="hershey_duplex")
+    box = [256.0, 248.0, 403.0, 291.0]
+    img = draw_regions(np.full((480, 640, 3), 128, np.uint8), [(3, box)], style)
+    mask = np.all(img == (0, 0, 255), axis=2)
+    x1, y1, x2, y2 = label_box(box, "Region 3", style, (640, 480))
+    rid, text, _ = read_label(mask, LabelBlob((x1, y1, x2 - 4, y2), True))   # box ends inside the "3"
+    assert rid == 3, text
+
+
+@pytest.mark.parametrize("raw, line, digits", [
+    ("Region O", "Region 0", "00"), ("\u3002", "0", "0"), ("1O", "10", "10"), ("Reg.on 7", "Regon 7", "07"),
+    ("Ro", "Ro", "0"),
+])
+def test_round_glyphs_apart_from_letters_count_as_zero(raw, line, digits):
+    """PP-OCR reads a lone "0" as "O" or as the ideographic full stop; inside a word an "o" stays a letter."""
+    assert _keep(raw, LINE_WHITELIST) == line
+    assert _keep(raw, DIGITS) == digits
+
+
+def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy()
+
+
+@pytest.mark.parametrize("font, position, scale", [
+    ("hershey_simplex", "below", 0.57), ("hershey_duplex", "below", 0.75), ("hershey_duplex", "outside_left", 0.75),
+])
+def test_a_lone_zero_label_in_strokes_is_read_as_zero(font, position, scale):
+    """A small "0" written in strokes: its letter is read as "0" (not "1" from its counter read as a label
+    background, nor nothing from the recognizer's "。")."""
+    style = RegionStyle(color=(0, 200, 100), line_width=4, label_format="{id}", label_position=position,
+                        font_scale=scale, label_background=False, label_color=(0, 200, 100), font=font)
+    regions = [(0, [200.0, 150.0, 330.0, 260.0]), (12, [420.0, 120.0, 560.0, 300.0])]
+    found = read_regions(jpeg(draw_regions(np.full((480, 640, 3), 90, np.uint8), regions, style), 75))
+    assert any(r.id == 0 and iou(r.bbox, regions[0][1]) >= 0.9 for r in found), found

@@ -7,12 +7,14 @@ Pipeline of :func:`read_regions`:
    over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines are not
    supported.
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
-   vertical lines, labels glued to an outline told apart from the outline).
+   vertical lines, labels glued to an outline told apart from the outline) and :mod:`tools.regions_prune`
+   (duplicates, pieces of crossing boxes and glued labels dropped).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
-   kept whole) is grouped into label blobs (filled backgrounds with letter holes, or letters in coloured strokes
-   joined into words), each blob is matched to the box it annotates (label above / below / inside / left of
-   the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on the placement
-   distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract).
+   kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
+   letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
+   below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
+   the placement distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or
+   Tesseract).
 4. Boxes still unlabeled: the engine's text detector looks at a crop around each; a number is taken where a
    label of that box goes (:func:`_label_by_detection`).
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +33,9 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_lines import MIN_RUN, enclosed, filled_areas, find_rectangles, iou  # noqa: F401 - iou re-exported
+from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_labels import label_blobs, may_be_filled
+from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, read_labels
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -38,16 +43,10 @@ CORE_SAT = 230               # near-pure overlay pixels that define the overlay 
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
-BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
-LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
-OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
-FLIP_EDGE = 0.6               # a stroke blob read as a label background too: sides at least this drawn
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
-BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
-WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 _NUMBER = re.compile(r"\d+")
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -112,127 +111,6 @@ def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-# ----------------------------------------------------------------------------------------------- labels
-def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
-                 filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
-    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
-    every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas` of the mask."""
-    rest = mask.astype(np.uint8)
-    filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
-    outlines = np.zeros_like(rest)
-    for box, thick in rects:
-        x1, y1, x2, y2 = (int(round(v)) for v in box)
-        cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + OUTLINE_HALO)
-    rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
-    filled, strokes = [], []
-    for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
-        if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found
-            continue
-        if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
-            bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
-            if _is_background(labels, i, bg, solid[i]):
-                filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
-            else:
-                strokes.append([int(x), int(y), int(x + w), int(y + h)])
-    blobs = []
-    for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
-        for x1, y1, x2, y2 in group:
-            h, w = y2 - y1, x2 - x1
-            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])):
-                blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
-    return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
-
-
-def _is_bar(crop: np.ndarray) -> bool:
-    """A lone solid upright bar (a piece of an outline left after erasing): OCR reads it as "1", while a drawn
-    "1" has a flag or foot that leaves part of its box empty."""
-    h, w = crop.shape
-    return w <= BAR_ASPECT * h and float(crop.mean()) >= BAR_FILL
-
-
-def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], solid: float) -> bool:
-    """Component ``i`` within ``box`` (x, y, w, h) looks like a filled label background: mostly drawn, found by
-    :func:`filled_areas`, its box's sides drawn, holding enclosed letters. ``solid``: its filled-area pixels."""
-    x, y, w, h = box
-    comp = labels[y:y + h, x:x + w] == i
-    a = int(comp.sum())
-    return (a >= 0.5 * w * h and solid >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE
-            and enclosed(comp).sum() >= 0.08 * w * h)
-
-
-def _off_outline_box(comp: np.ndarray, on_outline: np.ndarray, x: int, y: int) -> tuple[int, int, int, int]:
-    """(x, y, w, h) of a component's pixels off the outline bands: a label background glued to an outline keeps
-    a stub of it (the closing that finds backgrounds bridges the gap), which would skew its shape tests and crop.
-    A label drawn across an outline keeps its whole box (it has pixels on both sides of the band)."""
-    off = comp & (on_outline == 0)
-    rows, cols = np.flatnonzero(off.any(axis=1)), np.flatnonzero(off.any(axis=0))
-    if len(rows) == 0:
-        return x, y, comp.shape[1], comp.shape[0]
-    return x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
-
-
-def _may_be_filled(mask: np.ndarray, blob: LabelBlob) -> bool:
-    """A stroke blob that could be a label background after all (its box's sides mostly drawn); a bold round digit
-    is not one (read as a background, the hole of a "0" reads as a "1")."""
-    if blob.filled:
-        return True
-    x1, y1, x2, y2 = blob.box
-    return _edge_drawn(mask[y1:y2, x1:x2]) >= FLIP_EDGE
-
-
-def _edge_drawn(comp: np.ndarray) -> float:
-    """Second-lowest drawn share of the four sides of a component's bounding box (1 px in): ~1 for a label
-    background (a filled rectangle), well below for a bold letter with a loop ("e", "o", "9")."""
-    if min(comp.shape) < 5:
-        return 0.0
-    sides = sorted(float(v.mean()) for v in (comp[1], comp[-2], comp[:, 1], comp[:, -2]))
-    return sides[1]   # a label glued to an outline or a neighbour may lose one side
-
-
-def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
-    """Join letter boxes into words/lines: boxes that overlap vertically and lie within WORD_JOIN x height
-    (a space, or an erased outline crossing the text)."""
-    merged = True
-    while merged:
-        merged = False
-        boxes.sort()
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                g = WORD_JOIN * max(a[3] - a[1], b[3] - b[1])
-                if b[0] > a[2] + g:
-                    break
-                vert = min(a[3], b[3]) - max(a[1], b[1])
-                if vert >= 0.3 * min(a[3] - a[1], b[3] - b[1]) or (vert > -3 and b[0] < a[2]):
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return boxes
-
-
-def _placement_cost(blob: LabelBlob, box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
-    """Distance (px) from the blob to the nearest usual label placement of ``box``."""
-    x1, y1, x2, y2 = box
-    bx1, by1, bx2, by2 = blob.box
-    w, h = bx2 - bx1, by2 - by1
-    half = thick / 2
-    anchors = [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
-               (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
-    best = np.inf
-    for ax, ay in anchors:
-        ax = min(max(ax, 0), size[0] - w)   # renderers keep labels inside the image
-        ay = min(max(ay, 0), size[1] - h)
-        best = min(best, float(np.hypot(bx1 - ax, by1 - ay)))
-    return best
-
-
-
-
 # ----------------------------------------------------------------------------------------------- public API
 def read_regions(
     image: Any,
@@ -256,38 +134,39 @@ def read_regions(
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     regions: list[Region] = []
     layers = colour_layers(rgb)
+    filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]
     drawn = np.zeros(rgb.shape[:2], bool)
-    for mask, _ in layers:
-        drawn |= mask
-    for mask, strength in layers:
-        regions += _read_colour(mask, strength, min_side, allowed, drawn & ~mask)
+    for (mask, _), fill in zip(layers, filled):
+        drawn |= mask | (fill > 0)   # a label background hides an outline with its letters too
+    for (mask, strength), fill in zip(layers, filled):
+        regions += _read_colour(mask, strength, fill, min_side, allowed, drawn & ~mask)
     regions = _label_by_detection(rgb, _unique_ids(regions), allowed)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
-def _read_colour(mask: np.ndarray, strength: np.ndarray, min_side: float, allowed: set[int] | None,
-                 occluded: np.ndarray) -> list[Region]:
+def _read_colour(mask: np.ndarray, strength: np.ndarray, filled: np.ndarray, min_side: float,
+                 allowed: set[int] | None, occluded: np.ndarray) -> list[Region]:
     """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
-    ``occluded``: pixels of the other overlay colours)."""
-    filled = filled_areas(mask.astype(np.uint8))
+    ``filled``: :func:`filled_areas` of the mask; ``occluded``: what the other overlay colours cover)."""
     rects = find_rectangles(mask, min_side, filled, occluded)
     if not rects:
         return []
     size = (mask.shape[1], mask.shape[0])
-    blobs, letters = _label_blobs(mask, rects, filled)
+    blobs, letters = label_blobs(mask, rects, filled)
     # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
     # label keeps its own pixels (regions_ocr reads only the holes it encloses)
     near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     strokes = np.where(near, strength, 0).astype(np.uint8)
-    cost = np.array([[_placement_cost(b, box, t, size) for b in blobs] for box, t in rects]).reshape(
+    cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float]] = {}
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
-    unsure = [k for k, (rid, _, conf) in enumerate(first) if (rid is None or conf < SURE_READ) and _may_be_filled(mask, blobs[near_ids[k]])]
+    unsure = [k for k, (rid, _, conf) in enumerate(first)
+              if (rid is None or conf < SURE_READ) and may_be_filled(mask, blobs[near_ids[k]])]
     # a small label background and a bold digit look alike: the unsure ones are read the other way too
     flipped = read_labels([_ocr_job(LabelBlob(blobs[near_ids[k]].box, not blobs[near_ids[k]].filled), mask,
                                     strength, letters, strokes) for k in unsure])
@@ -339,7 +218,7 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
             if rid < 0 or (rid in taken and rid != reg.id) or (allowed is not None and rid not in allowed):
                 continue
             blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
-            costs = [_placement_cost(blob, o.bbox, DET_THICK, (w, h)) for o in regions]
+            costs = [placement_cost(blob.box, o.bbox, DET_THICK, (w, h)) for o in regions]
             own = costs[regions.index(reg)]
             if own <= max(12.0, 0.8 * (d - b)) and own <= min(costs) and (best is None or own < best[0]):
                 best = (own, rid, text.strip(), conf)
@@ -355,16 +234,13 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
 
 
 def _unique_ids(regions: list[Region]) -> list[Region]:
-    """The same id read twice: keep the more confident read, demote the other to id -1."""
-    out = regions
-    best: dict[int, Region] = {}
-    for reg in out:  # the same id read twice: keep the more confident read, demote the other
-        if reg.id >= 0 and (reg.id not in best or reg.confidence > best[reg.id].confidence):
-            best[reg.id] = reg
-    for reg in out:
-        if reg.id >= 0 and best[reg.id] is not reg:
+    """The same id read on several boxes: all of them become unread (id -1), since at least one read is wrong
+    and the OCR confidences do not say which (a misread digit scores as high as a clean one, 0.95-0.97)."""
+    counts = Counter(r.id for r in regions if r.id >= 0)
+    for reg in regions:
+        if counts[reg.id] > 1:
             reg.id, reg.confidence = -1, 0.0
-    return out
+    return regions
 
 
 def regions_from_json(obj: Any) -> list[Region]:

@@ -10,27 +10,32 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    width over its rows, so a letter stroke touching the line does not move it. Horizontal pieces likewise.
 2. For every pair of vertical lines, the rows drawn across the pair (>= SIDE_COVER of the span, both corners
    drawn) form bands; a band thicker than the line is a line glued to a filled label, and the line is the end of
-   the band with the longer fully drawn run (the label's text leaves holes, the line does not).
+   the band with the longer fully drawn run (the label's text leaves holes, the line does not). A band thinner
+   than the line (JPEG-blurred edge rows, a hidden corner pixel) counts when the columns crossing it are drawn
+   as high as the line is thick (a label's padding or a letter stroke is thinner).
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
-   length (pixels of another overlay colour count as drawn: a later box or label may hide part of an outline) and
-   the inside is neither mostly drawn (a filled label) nor crossed by lines along its border.
-4. Explaining away: a rectangle whose outline other rectangles already explain (a piece cut out of overlapping
-   boxes, a duplicate a few px off) is dropped, weakest first.
+   length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
+   label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
+   lines along its border.
+4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
+   out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import cv2
 import numpy as np
+
+from tools.regions_geom import enclosed, iou  # noqa: F401 - iou re-exported
+from tools.regions_prune import dedupe, drop_glued_labels, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
 SOLID = 0.95      # share of a row that counts as fully drawn
-UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
-CORE = 3           # px, width of the outline band compared between boxes
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
@@ -89,12 +94,19 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
 
 
-def _band_centre(cover: np.ndarray, a: int, b: int, thick: float) -> float | None:
+def _band_centre(cover: np.ndarray, a: int, b: int, thick: float,
+                 height: Callable[[int, int], float] | None = None) -> float | None:
     """Centre row of the line in band [a, b] of row coverages ``cover`` (module docstring, step 2); None when no
-    end of the band has a fully drawn run long enough for a line (the edge of a label's padding)."""
+    end of the band has a fully drawn run long enough for a line (the edge of a label's padding). ``height``:
+    (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line."""
     seg = cover[a:b + 1] >= SOLID
-    if b - a + 1 <= thick + 2:
-        return (a + b) / 2 if b - a + 1 >= thick - 1 else None   # a plain line (every band row is drawn across)
+    if b - a + 1 <= thick + 2:   # a plain line: every band row is drawn across
+        if b - a + 1 >= thick - 1:
+            return (a + b) / 2
+        # a short band: the JPEG-blurred edge rows of a line (or a hidden corner pixel) may miss the band, while a
+        # label's padding or a letter stroke is really thinner than the line; their columns tell them apart
+        h = height(a, b) if height is not None else 0.0
+        return (a + b) / 2 if thick - 1 <= h <= thick + 2 else None
     if not seg.any():
         return None
     first, last = int(np.argmax(seg)), len(seg) - 1 - int(np.argmax(seg[::-1]))
@@ -121,7 +133,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     """Drawn rectangles in ``mask``: list of (bbox at line centres, line thickness px), duplicates removed.
     ``filled``: :func:`filled_areas` of the mask when already computed. ``occluded``: pixels drawn over in another
     overlay colour (a later box or label may hide part of an outline): they count as drawn when a side's coverage
-    is checked, never as line pieces of this colour."""
+    is checked, never as line pieces of this colour; so do the letter holes of this colour's filled labels."""
     u8 = mask.astype(np.uint8)
     filled = filled_areas(u8) if filled is None else filled
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
@@ -130,7 +142,10 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     if len(xs) < 2:
         return []
     row_cs, col_cs = _cumsums(mask)
-    cover_cs = _cumsums(mask | occluded) if occluded is not None else (row_cs, col_cs)
+    hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
+    if occluded is not None:
+        hidden |= occluded
+    cover_cs = _cumsums(hidden)
     ring_cs = _cumsums(thin)
     area_cs = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
     found: list[tuple[list[float], float]] = []
@@ -139,7 +154,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
             if right.pos - left.pos < min_side or abs(left.thick - right.thick) > 2:
                 continue
             pair = []
-            for box, t in _close_pair(left, right, *cover_cs, row_cs, mask.shape, min_side):
+            for box, t in _close_pair(left, right, *cover_cs, row_cs, mask, min_side):
                 ib = tuple(int(round(v)) for v in box)
                 r = int(np.ceil(t / 2))
                 if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
@@ -147,7 +162,8 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
                         and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
-    return _explain_away(_dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+    found = explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+    return drop_glued_labels(found, (mask.shape[1], mask.shape[0]))
 
 
 def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[Line]:
@@ -167,51 +183,6 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
         if h >= MIN_RUN and starts:
             out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
     return out
-
-
-def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
-    """Flat indices of the pixels within CORE // 2 px of a box's outline (centre line), clipped to the image."""
-    h, w = shape
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    d = np.arange(-(CORE // 2), CORE // 2 + 1)
-    xs, ys = np.arange(x1, x2 + 1), np.arange(y1, y2 + 1)
-    rows = [(np.repeat(y + d, len(xs)), np.tile(xs, len(d))) for y in (y1, y2)]
-    cols = [(np.tile(ys, len(d)), np.repeat(x + d, len(ys))) for x in (x1, x2)]
-    yy = np.concatenate([r for r, _ in rows + cols])
-    xx = np.concatenate([c for _, c in rows + cols])
-    ok = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
-    return np.unique(yy[ok] * w + xx[ok])
-
-
-def _explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> list[tuple[list[float], float]]:
-    """Drop rectangles that other rectangles explain: one at a time, the rectangle with the smallest share of its
-    drawn outline (``mask``: outline pixels, filled labels left out) that lies on no other rectangle's outline,
-    while that share is below UNIQUE_MIN.
-
-    A sub-rectangle cut out of overlapping boxes, or a duplicate of a box off by a few px, is made of other boxes'
-    lines; every real box has some outline of its own. Outlines are taken as a band of CORE px along the centre
-    line (anti-aliased edges would make two copies of one line look different).
-    """
-    if len(rects) < 2:
-        return rects
-    h, w = mask.shape
-    own = mask.ravel()
-    pix = []
-    for box, _ in rects:
-        idx = _outline_index(box, (h, w))
-        pix.append(idx[own[idx]])
-    count = np.zeros(h * w, np.int32)
-    for idx in pix:
-        count[idx] += 1
-    alive = list(range(len(rects)))
-    while len(alive) > 1:
-        unique = [float((count[pix[i]] == 1).mean()) if len(pix[i]) else 0.0 for i in alive]
-        k = min(range(len(alive)), key=lambda j: (unique[j], len(pix[alive[j]])))   # ties: the less supported
-        if unique[k] >= UNIQUE_MIN:
-            break
-        count[pix[alive[k]]] -= 1
-        del alive[k]
-    return [rects[i] for i in alive]
 
 
 def _drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
@@ -280,19 +251,10 @@ def filled_areas(u8: np.ndarray) -> np.ndarray:
     return keep[labels]
 
 
-def enclosed(crop: np.ndarray) -> np.ndarray:
-    """Pixels off ``crop`` (bool) that it encloses (not 4-connected to the crop's border): the letters of a
-    filled label background; a box outline glued to the label's side encloses nothing."""
-    inv = np.pad(~crop, 1, constant_values=True).astype(np.uint8)
-    _, lab = cv2.connectedComponents(inv, connectivity=4)
-    border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
-    return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
-
-
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
-                shape: tuple[int, int], min_side: float) -> list[tuple[list[float], float]]:
+                mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
     """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own)."""
-    h, w = shape
+    h, w = mask.shape
     thick = max(_axis_thick(left), _axis_thick(right))
     r = int(np.ceil(thick / 2))
     xa, xb = int(round(left.pos)), int(round(right.pos))
@@ -308,7 +270,12 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
 
     own = (own_cs[rows, min(w, xb + 1)] - own_cs[rows, max(0, xa)]) / max(1, xb - xa + 1)
     good = (cover >= SIDE_COVER) & (own >= OWN_COVER) & corner(xa) & corner(xb)
-    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(cover, a, b, min(left.thick, right.thick))) is not None]
+    line_t = min(left.thick, right.thick)
+
+    def height(a: int, b: int) -> float:   # a, b: band rows within ``rows``
+        return _column_height(mask, lo + a, lo + b, xa, xb, int(line_t) + 3)
+
+    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(cover, a, b, line_t, height)) is not None]
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:
@@ -323,6 +290,21 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
                 continue   # e.g. a side made of a filled label's edge, with no line piece of its own
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
+
+
+def _column_height(mask: np.ndarray, y0: int, y1: int, xa: int, xb: int, reach: int) -> float:
+    """Median over the columns between xa and xb drawn on all rows y0..y1 of the height (px) of their drawn run
+    through those rows, looked for up to ``reach`` px beyond; 0 when no column is drawn across."""
+    top, bot = max(0, y0 - reach), min(mask.shape[0], y1 + reach + 1)
+    win = mask[top:bot, xa + 1:xb]
+    core = win[y0 - top:y1 - top + 1].all(axis=0)
+    if not core.any():
+        return 0.0
+    win = win[:, core]
+    stop = np.zeros((1, win.shape[1]), bool)
+    up = np.argmax(~np.vstack([win[:y0 - top][::-1], stop]), axis=0)     # drawn rows just above the band
+    down = np.argmax(~np.vstack([win[y1 - top + 1:], stop]), axis=0)
+    return float(np.median(up + down)) + (y1 - y0 + 1)
 
 
 def _supported(line: Line, top: float, bot: float) -> bool:
@@ -358,20 +340,3 @@ def _inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, in
     left = (col_cs[d, a] - col_cs[c, a]) / (d - c)
     right = (col_cs[d, b] - col_cs[c, b]) / (d - c)
     return float(np.median([top, bottom, left, right]))
-
-
-def iou(a, b) -> float:
-    """Intersection over union of two [x1, y1, x2, y2] boxes."""
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
-def _dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
-    out: list[tuple[list[float], float]] = []
-    for box, t in rects:
-        if all(iou(box, o) < 0.9 for o, _ in out):
-            out.append((box, t))
-    return out

@@ -28,17 +28,19 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
-from tools.regions_lines import enclosed
+from tools.regions_geom import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
 LINE_WHITELIST = "Region0123456789 "
 DIGITS = "0123456789"
-DIGIT_LOOKALIKES = str.maketrans("OoIl|", "00111")
+DIGIT_LOOKALIKES = str.maketrans("OoIl|\u3002", "001110")   # U+3002 "。": PP-OCR's (Chinese) reading of a lone "0"
 OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
 DET_MIN_SIDE = 480  # px, shorter side a crop is scaled to for text detection
+FILL_PAD = 4        # px added around a filled label's box before its letters (enclosed holes) are found
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
 _LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
+_ZERO = re.compile("(?<![A-Za-z])[Oo\u3002](?![A-Za-z])")
 PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
 
 
@@ -195,9 +197,11 @@ OCR = Ocr()
 
 def _keep(text: str, whitelist: str) -> str:
     """The whitelisted characters of a recognizer's text; when only digits are allowed, the letters a digit is
-    most often read as count as that digit (a lone "0" read as "O", a "1" as "l")."""
+    most often read as count as that digit (a lone "0" read as "O" or "。", a "1" as "l")."""
     if whitelist == DIGITS:
         text = text.translate(DIGIT_LOOKALIKES)
+    else:   # a round glyph standing apart from letters is a "0" ("Region O", "1O", a lone "。")
+        text = _ZERO.sub("0", text)
     return "".join(ch for ch in text if ch in whitelist).strip()
 
 
@@ -212,9 +216,15 @@ def grey_letters(strength: np.ndarray, blob: LabelBlob, text: np.ndarray) -> np.
     return (255 - crop).astype(np.uint8)
 
 
-def label_images(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def label_images(mask: np.ndarray, blob: LabelBlob,
+                 strength: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(OCR line image, letter mask) of one label. ``strength``: the overlay colour's strength map (grey picture
     of the label), else the binary mask is read."""
+    if blob.filled:   # letters at a trimmed edge (a label glued to an outline) are enclosed by what lies beyond it
+        x1, y1, x2, y2 = blob.box
+        h, w = mask.shape
+        blob = LabelBlob((max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)),
+                         True)
     text = text_mask(mask, blob)
     grey = grey_letters(strength, blob, text) if strength is not None else None
     text, grey = _trim_to_letters(text, grey)

@@ -1,0 +1,45 @@
+"""Small geometry helpers shared by the region reader's modules (:mod:`tools.regions`, :mod:`tools.regions_lines`,
+:mod:`tools.regions_labels`). Boxes are [x1, y1, x2, y2] in px."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+
+def iou(a, b) -> float:
+    """Intersection over union of two [x1, y1, x2, y2] boxes."""
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def enclosed(crop: np.ndarray) -> np.ndarray:
+    """Pixels off ``crop`` (bool) that it encloses (not 4-connected to the crop's border): the letters of a
+    filled label background; a box outline glued to the label's side encloses nothing."""
+    inv = np.pad(~crop, 1, constant_values=True).astype(np.uint8)
+    _, lab = cv2.connectedComponents(inv, connectivity=4)
+    border = np.unique(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]))
+    return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
+
+
+def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
+    """Distance (px) from a label's top-left corner (``label``: x1, y1, x2, y2) to the nearest usual label place of
+    ``box`` (drawn with outlines ``thick`` px wide; ``size``: image (W, H)): above, below, left of the box, inside
+    its top-left corner or centred in it, as region renderers draw them (kept inside the image)."""
+    x1, y1, x2, y2 = box
+    bx1, by1, bx2, by2 = label
+    w, h = bx2 - bx1, by2 - by1
+    half = thick / 2
+    anchors = [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
+               (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
+    best = np.inf
+    for ax, ay in anchors:
+        ax = min(max(ax, 0), size[0] - w)   # renderers keep labels inside the image
+        ay = min(max(ay, 0), size[1] - h)
+        best = min(best, float(np.hypot(bx1 - ax, by1 - ay)))
+    return best

@@ -1,0 +1,132 @@
+"""Label blobs of one overlay colour for :mod:`tools.regions`: what is left of the colour mask once the outlines
+are removed, grouped into filled label backgrounds (letters are their holes) and words written in coloured strokes.
+Boxes are (x1, y1, x2, y2) px with exclusive ends; masks are (H, W) bool.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tools.regions_geom import enclosed
+from tools.regions_ocr import FILL_PAD, LabelBlob
+
+BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
+LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
+OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
+FLIP_EDGE = 0.8               # a stroke blob read as a label background too: sides this drawn (a bold "0" is round)
+BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
+WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
+
+
+def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
+                filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
+    """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
+    every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas`
+    of the mask."""
+    rest = mask.astype(np.uint8)
+    filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
+    outlines = np.zeros_like(rest)
+    for box, thick in rects:
+        x1, y1, x2, y2 = (int(round(v)) for v in box)
+        cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + OUTLINE_HALO)
+    rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
+    filled, strokes = [], []
+    for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
+        if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found
+            continue
+        if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
+            bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
+            if _is_background(labels, i, bg, solid[i]):
+                filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
+            else:
+                strokes.append([int(x), int(y), int(x + w), int(y + h)])
+    blobs = []
+    for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
+        for x1, y1, x2, y2 in group:
+            h, w = y2 - y1, x2 - x1
+            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])) \
+                    and (is_bg or not any(b.filled and _inside((x1, y1, x2, y2), b.box) for b in blobs)):
+                # a stroke blob inside a label background is the island in a letter ("0", "4", "8"), no label
+                blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
+    return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
+
+
+def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Box ``a`` lies within box ``b`` (x1, y1, x2, y2)."""
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _is_bar(crop: np.ndarray) -> bool:
+    """A lone solid upright bar (a piece of an outline left after erasing): OCR reads it as "1", while a drawn
+    "1" has a flag or foot that leaves part of its box empty."""
+    h, w = crop.shape
+    return w <= BAR_ASPECT * h and float(crop.mean()) >= BAR_FILL
+
+
+def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], solid: float) -> bool:
+    """Component ``i`` within ``box`` (x, y, w, h) looks like a filled label background: mostly drawn, found by
+    :func:`filled_areas`, its box's sides drawn, holding enclosed letters. ``solid``: its filled-area pixels."""
+    x, y, w, h = box
+    comp = labels[y:y + h, x:x + w] == i
+    a = int(comp.sum())
+    if not (a >= 0.5 * w * h and solid >= 0.3 * a and _edge_drawn(comp) >= BG_EDGE):
+        return False
+    # letters reaching into the outline band the box was trimmed off are enclosed by the component beyond it
+    grown = labels[max(0, y - FILL_PAD):y + h + FILL_PAD, max(0, x - FILL_PAD):x + w + FILL_PAD] == i
+    return enclosed(grown).sum() >= 0.08 * w * h
+
+
+def _off_outline_box(comp: np.ndarray, on_outline: np.ndarray, x: int, y: int) -> tuple[int, int, int, int]:
+    """(x, y, w, h) of a component's pixels off the outline bands: a label background glued to an outline keeps
+    a stub of it (the closing that finds backgrounds bridges the gap), which would skew its shape tests and crop.
+    A label drawn across an outline keeps its whole box (it has pixels on both sides of the band)."""
+    off = comp & (on_outline == 0)
+    rows, cols = np.flatnonzero(off.any(axis=1)), np.flatnonzero(off.any(axis=0))
+    if len(rows) == 0:
+        return x, y, comp.shape[1], comp.shape[0]
+    return x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
+
+
+def may_be_filled(mask: np.ndarray, blob: LabelBlob) -> bool:
+    """A stroke blob that could be a label background after all (its box's sides mostly drawn); a bold round digit
+    is not one (read as a background, the hole of a "0" reads as a "1")."""
+    if blob.filled:
+        return True
+    x1, y1, x2, y2 = blob.box
+    return _edge_drawn(mask[y1:y2, x1:x2]) >= FLIP_EDGE
+
+
+def _edge_drawn(comp: np.ndarray) -> float:
+    """Second-lowest drawn share of the four sides of a component's bounding box (1 px in): ~1 for a label
+    background (a filled rectangle), well below for a bold letter with a loop ("e", "o", "9")."""
+    if min(comp.shape) < 5:
+        return 0.0
+    sides = sorted(float(v.mean()) for v in (comp[1], comp[-2], comp[:, 1], comp[:, -2]))
+    return sides[1]   # a label glued to an outline or a neighbour may lose one side
+
+
+def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
+    """Join letter boxes into words/lines: boxes that overlap vertically and lie within WORD_JOIN x height
+    (a space, or an erased outline crossing the text)."""
+    merged = True
+    while merged:
+        merged = False
+        boxes.sort()
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                g = WORD_JOIN * max(a[3] - a[1], b[3] - b[1])
+                if b[0] > a[2] + g:
+                    break
+                vert = min(a[3], b[3]) - max(a[1], b[1])
+                if vert >= 0.3 * min(a[3] - a[1], b[3] - b[1]) or (vert > -3 and b[0] < a[2]):
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return boxes

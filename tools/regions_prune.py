@@ -1,0 +1,114 @@
+"""Choosing among candidate rectangles of one overlay colour (:mod:`tools.regions_lines` finds them): duplicates,
+pieces cut out of crossing boxes, and labels glued to an outline that close a rectangle with it are dropped.
+Boxes are [x1, y1, x2, y2] in px at the centre of the drawn outline; masks are (H, W) bool."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.regions_geom import placement_cost
+
+UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
+CORE = 3           # px, width of the outline band compared between boxes
+CORNER_REACH = 8   # px beyond a corner looked at to tell a line's end from a crossing
+DUP_TOL = 3        # px, sides of one box found twice lie this close
+LABEL_MAX_H = 64   # px, tallest label a rectangle glued to a larger box's outline is taken for
+LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
+
+
+def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int]) -> list[tuple[list[float], float]]:
+    """Drop small rectangles that sit where a label of a larger one goes and share one of its lines: a label
+    background (or a letter) glued to an outline closes a rectangle with it; the label reader reads it instead.
+    ``size``: image (W, H)."""
+    def glued(box: list[float], t: float, other: list[float]) -> bool:
+        w, h = box[2] - box[0], box[3] - box[1]
+        if h > LABEL_MAX_H or w * h > LABEL_AREA * (other[2] - other[0]) * (other[3] - other[1]):
+            return False
+        tol = t / 2 + 1
+        shares = (any(abs(box[i] - other[j]) <= tol for i in (1, 3) for j in (1, 3))
+                  and min(box[2], other[2]) > max(box[0], other[0])) or \
+                 (any(abs(box[i] - other[j]) <= tol for i in (0, 2) for j in (0, 2))
+                  and min(box[3], other[3]) > max(box[1], other[1]))
+        return shares and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
+
+    return [(b, t) for b, t in rects if not any(glued(b, t, o) for o, _ in rects if o is not b)]
+
+
+def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
+    """Flat indices of the pixels within CORE // 2 px of a box's outline (centre line), clipped to the image."""
+    h, w = shape
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    d = np.arange(-(CORE // 2), CORE // 2 + 1)
+    xs, ys = np.arange(x1, x2 + 1), np.arange(y1, y2 + 1)
+    rows = [(np.repeat(y + d, len(xs)), np.tile(xs, len(d))) for y in (y1, y2)]
+    cols = [(np.tile(ys, len(d)), np.repeat(x + d, len(ys))) for x in (x1, x2)]
+    yy = np.concatenate([r for r, _ in rows + cols])
+    xx = np.concatenate([c for _, c in rows + cols])
+    ok = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+    return np.unique(yy[ok] * w + xx[ok])
+
+
+def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> list[tuple[list[float], float]]:
+    """Drop rectangles that other rectangles explain: one at a time, the rectangle with the smallest share of its
+    drawn outline (``mask``: outline pixels, filled labels left out) that lies on no other rectangle's outline,
+    while that share is below UNIQUE_MIN.
+
+    A sub-rectangle cut out of overlapping boxes, or a duplicate of a box off by a few px, is made of other boxes'
+    lines; every real box has some outline of its own. Outlines are taken as a band of CORE px along the centre
+    line (anti-aliased edges would make two copies of one line look different).
+    """
+    if len(rects) < 2:
+        return rects
+    h, w = mask.shape
+    own = mask.ravel()
+    pix = []
+    for box, _ in rects:
+        idx = _outline_index(box, (h, w))
+        pix.append(idx[own[idx]])
+    count = np.zeros(h * w, np.int32)
+    for idx in pix:
+        count[idx] += 1
+    corners = [_clean_corners(box, t, mask) for box, t in rects]
+    alive = list(range(len(rects)))
+    while len(alive) > 1:
+        unique = [float((count[pix[i]] == 1).mean()) if len(pix[i]) else 0.0 for i in alive]
+        weak = [j for j in range(len(alive)) if unique[j] < UNIQUE_MIN]
+        if not weak:
+            break
+        # of the explained ones, the one with the fewest real corners goes first (a piece cut out of crossing boxes
+        # has crossings for corners); ties: the more explained, then the less supported
+        k = min(weak, key=lambda j: (corners[alive[j]], unique[j], len(pix[alive[j]])))
+        count[pix[alive[k]]] -= 1
+        del alive[k]
+    return [rects[i] for i in alive]
+
+
+def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
+    """How many of a box's corners are real corners: both lines stop there (``mask`` mostly undrawn from 2 to
+    CORNER_REACH px beyond the outline along each of them; the image border counts as undrawn)."""
+    h, w = mask.shape
+    r = int(np.ceil(thick / 2))
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    n = 0
+    for cx, dx in ((x1, -1), (x2, 1)):
+        for cy, dy in ((y1, -1), (y2, 1)):
+            xs = np.clip(cx + dx * np.arange(r + 2, r + CORNER_REACH + 1), 0, w - 1)
+            ys = np.clip(cy + dy * np.arange(r + 2, r + CORNER_REACH + 1), 0, h - 1)
+            inside_x = (xs > 0) & (xs < w - 1)
+            inside_y = (ys > 0) & (ys < h - 1)
+            along_row = mask[max(0, cy - 1):cy + 2][:, xs[inside_x]]
+            along_col = mask[ys[inside_y]][:, max(0, cx - 1):cx + 2]
+            ends_row = along_row.size == 0 or along_row.mean() < 0.5
+            ends_col = along_col.size == 0 or along_col.mean() < 0.5
+            n += int(ends_row and ends_col)
+    return n
+
+
+def dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
+    """The first of rectangles whose sides all lie within DUP_TOL px of each other (one box found twice). A box
+    cut short by another box's line is no duplicate: :func:`explain_away` keeps the one with an outline of its own."""
+    out: list[tuple[list[float], float]] = []
+    for box, t in rects:
+        if all(max(abs(a - b) for a, b in zip(box, o)) > DUP_TOL for o, _ in out):
+            out.append((box, t))
+    return out
