@@ -37,6 +37,7 @@ DIGIT_LOOKALIKES = str.maketrans("OoIl|\u3002", "001110")   # U+3002 "。": PP-O
 OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
 DET_MIN_SIDE = 480  # px, shorter side a crop is scaled to for text detection
 FILL_PAD = 4        # px added around a filled label's box before its letters (enclosed holes) are found
+RAW_PAD = 0.15      # margin around a label cut from the picture, in label heights
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
 _LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
@@ -149,7 +150,8 @@ class Ocr:
         if self.engine != "rapidocr":
             return [self.read(img, psm, whitelist) for img in imgs]
         with self._lock:
-            res, _ = self._api.text_rec([cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) for img in imgs])
+            res, _ = self._api.text_rec([img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+                                         for img in imgs])
         return [(_keep(text, whitelist), float(conf)) for text, conf in res]
 
     def find_lines(self, rgb: np.ndarray) -> list[tuple[str, float, tuple[int, int, int, int]]]:
@@ -172,6 +174,8 @@ class Ocr:
         with self._lock:
             if not self._mode:
                 self._start()
+            if img.ndim == 3:   # a colour picture (BGR): Tesseract reads grey
+                img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
             if self._mode == "rapidocr":
                 res, _ = self._api(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), use_det=False, use_cls=False, use_rec=True)
                 text, conf = res[0] if res else ("", 0.0)
@@ -264,6 +268,28 @@ def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> 
             else:
                 still.append(k)
         retry = still
+    return out
+
+
+def picture_label(rgb: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The label's own pixels (BGR, upscaled to about OCR_HEIGHT, edge-replicated margin): the letters as drawn,
+    without the overlay-colour mask, whose thresholds lose thin strokes that JPEG's halved colour resolution
+    blurs (the recognizer reads text on any background)."""
+    x1, y1, x2, y2 = box
+    h, w = rgb.shape[:2]
+    pad = max(2, round(RAW_PAD * (y2 - y1)))
+    crop = rgb[max(0, y1 - pad):min(h, y2 + pad), max(0, x1 - pad):min(w, x2 + pad), ::-1]
+    scale = max(1.0, OCR_HEIGHT / max(1, crop.shape[0]))
+    crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return cv2.copyMakeBorder(crop, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
+
+
+def read_pictures(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[tuple[int | None, str, float]]:
+    """(number or None, text, confidence) of the labels at ``boxes``, read from the image's own pixels."""
+    out = []
+    for line, conf in OCR.read_many([picture_label(rgb, b) for b in boxes]):
+        nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
+        out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
     return out
 
 
