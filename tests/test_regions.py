@@ -206,7 +206,7 @@ def test_a_rectangle_where_a_label_goes_is_dropped_a_separate_box_kept():
     assert [b for b, _ in kept] == [box, apart]
 
 
-def test_a_label_read_two_ways_agrees_or_the_picture_wins():
+def test_a_label_read_two_ways_agrees_or_the_picture_wins_unless_unsure():
     from tools.regions import combine_reads
 
     mask, picture = (7, "7", 0.9), (2, "2", 0.6)
@@ -216,3 +216,4 @@ def test_a_label_read_two_ways_agrees_or_the_picture_wins():
     assert combine_reads((None, "", 0.0), picture) == picture
     assert combine_reads(mask, picture, allowed={7}) == mask   # the picture reads an id the caller ruled out
     assert combine_reads((None, "", 0.0), (None, "x", 0.0))[0] is None
+    assert combine_reads((4, "4", 0.99), (2, "2", 0.05)) == (4, "4", 0.99)   # an unsure picture read does not win

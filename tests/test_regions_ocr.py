@@ -161,3 +161,22 @@ def test_a_lone_zero_label_in_strokes_is_read_as_zero(font, position, scale):
     regions = [(0, [200.0, 150.0, 330.0, 260.0]), (12, [420.0, 120.0, 560.0, 300.0])]
     found = read_regions(jpeg(draw_regions(np.full((480, 640, 3), 90, np.uint8), regions, style), 75))
     assert any(r.id == 0 and iou(r.bbox, regions[0][1]) >= 0.9 for r in found), found
+
+
+@pytest.mark.parametrize("font", ["hershey_simplex", "hershey_duplex"])
+def test_filled_single_digit_labels_are_read_inside_their_background(shared_data, font):
+    """A small square label background holding one digit reads as a CJK box glyph ("口", "日") when cut with its
+    edge (6 of 10 digits read so); cut inside it, every digit is. Ground truth: the label boxes tools.draw placed
+    on a real forest image, JPEG quality 75."""
+    from tools.common import load_image
+    from tools.regions_ocr import read_pictures
+
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    style = RegionStyle(color=(0, 200, 100), line_width=2, label_format="{id}", label_position="inside_top_left",
+                        font_scale=0.55, label_background=True, label_color=(255, 255, 255), font=font)
+    regions = [(d, [30 + 40 * d, 60, 30 + 40 * d + 36, 120 + 4 * d]) for d in range(10)]
+    ok, buf = cv2.imencode(".jpg", draw_regions(img, regions, style)[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 75])
+    drawn = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy()
+    size = (drawn.shape[1], drawn.shape[0])
+    blobs = [LabelBlob(tuple(label_box(box, str(d), style, size)), True) for d, box in regions]
+    assert [r[0] for r in read_pictures(drawn, blobs)] == list(range(10))

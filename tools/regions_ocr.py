@@ -38,6 +38,7 @@ OCR_HEIGHT = 48.0   # px, height the label crop is scaled to
 DET_MIN_SIDE = 480  # px, shorter side a crop is scaled to for text detection
 FILL_PAD = 4        # px added around a filled label's box before its letters (enclosed holes) are found
 RAW_PAD = 0.15      # margin around a label cut from the picture, in label heights
+INSET = 0.15        # margin cut off inside a label background read from the picture, in label heights
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
 _LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
@@ -271,26 +272,39 @@ def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> 
     return out
 
 
-def picture_label(rgb: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def picture_label(rgb: np.ndarray, box: tuple[int, int, int, int], inside: bool = False) -> np.ndarray:
     """The label's own pixels (BGR, upscaled to about OCR_HEIGHT, edge-replicated margin): the letters as drawn,
     without the overlay-colour mask, whose thresholds lose thin strokes that JPEG's halved colour resolution
-    blurs (the recognizer reads text on any background)."""
+    blurs (the recognizer reads text on any background). ``inside``: cut INSET x height inside the box instead of
+    RAW_PAD x height around it, for a label background, whose square edge the recognizer reads as a CJK box
+    glyph ("口", "日") rather than the digit it holds."""
     x1, y1, x2, y2 = box
     h, w = rgb.shape[:2]
-    pad = max(2, round(RAW_PAD * (y2 - y1)))
+    pad = -max(1, round(INSET * (y2 - y1))) if inside else max(2, round(RAW_PAD * (y2 - y1)))
+    if x2 - x1 <= -2 * pad or y2 - y1 <= -2 * pad:
+        pad = 0
     crop = rgb[max(0, y1 - pad):min(h, y2 + pad), max(0, x1 - pad):min(w, x2 + pad), ::-1]
     scale = max(1.0, OCR_HEIGHT / max(1, crop.shape[0]))
     crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     return cv2.copyMakeBorder(crop, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
 
 
-def read_pictures(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[tuple[int | None, str, float]]:
-    """(number or None, text, confidence) of the labels at ``boxes``, read from the image's own pixels."""
-    out = []
-    for line, conf in OCR.read_many([picture_label(rgb, b) for b in boxes]):
-        nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
-        out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
-    return out
+def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[tuple[int | None, str, float]]:
+    """(number or None, text, confidence) of each label blob read off the image's own pixels: a filled label
+    inside its background, stroke text with a margin around it and, when that finds no digits, inside it too (a
+    label background taken for strokes)."""
+    def read(boxes: list[tuple[int, int, int, int]], inside: list[bool]) -> list[tuple[int | None, str, float]]:
+        out = []
+        for line, conf in OCR.read_many([picture_label(rgb, b, i) for b, i in zip(boxes, inside)]):
+            nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
+            out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
+        return out
+
+    first = read([b.box for b in blobs], [b.filled for b in blobs])
+    retry = [k for k, (rid, _, _) in enumerate(first) if rid is None and not blobs[k].filled]
+    for k, again in zip(retry, read([blobs[k].box for k in retry], [True] * len(retry))):
+        first[k] = again
+    return first
 
 
 def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[int | None, str, float]:
