@@ -217,3 +217,13 @@ def test_a_label_read_two_ways_agrees_or_the_picture_wins_unless_unsure():
     assert combine_reads(mask, picture, allowed={7}) == mask   # the picture reads an id the caller ruled out
     assert combine_reads((None, "", 0.0), (None, "x", 0.0))[0] is None
     assert combine_reads((4, "4", 0.99), (2, "2", 0.05)) == (4, "4", 0.99)   # an unsure picture read does not win
+
+
+def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
+    from tools.regions import _unique_ids
+
+    sure, unsure = Region(1, [0, 0, 10, 10], "1", 0.9, True), Region(1, [20, 0, 30, 10], "1", 0.99, False)
+    other = Region(2, [40, 0, 50, 10], "2", 0.8, False)
+    assert [r.id for r in _unique_ids([sure, unsure, other])] == [1, -1, 2]
+    both = [Region(3, [0, 0, 10, 10], "3", 0.9, True), Region(3, [20, 0, 30, 10], "3", 0.9, True)]
+    assert [r.id for r in _unique_ids(both)] == [-1, -1]

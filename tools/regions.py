@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -62,6 +61,7 @@ class Region:
     bbox: list[float]
     label_text: str = ""
     confidence: float = 1.0
+    confirmed: bool = False   # the label's mask and picture reads gave the same number
 
 
 Read = tuple[int | None, str, float]   # a label's number (None: no digits read), its text, OCR confidence
@@ -166,7 +166,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
-    reads: dict[int, tuple[int, str, float]] = {}
+    reads: dict[int, tuple[int, str, float, bool]] = {}
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
     unsure = [k for k, (rid, _, conf) in enumerate(first)
@@ -178,10 +178,11 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
     pictures = read_pictures(rgb, [blobs[j] for j in near_ids])
+    agree = [a[0] is not None and a[0] == b[0] for a, b in zip(first, pictures)]
     first = [combine_reads(a, b, allowed) for a, b in zip(first, pictures)]
-    for j, (rid, text, conf) in zip(near_ids, first):
+    for j, (rid, text, conf), both in zip(near_ids, first, agree):
         if rid is not None and (allowed is None or rid in allowed):
-            reads[j] = (rid, text, conf)
+            reads[j] = (rid, text, conf, both)
     return _assign(rects, cost, limit, reads)
 
 
@@ -220,8 +221,8 @@ def _assign(rects, cost, limit, reads) -> list[Region]:
         rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub, big))
         for r, c in zip(rows_i, cols_i):
             if sub[r, c] <= limit[r, cols[c]]:
-                rid, text, conf = reads[cols[c]]
-                out[r] = Region(rid, out[r].bbox, text, round(conf, 3))
+                rid, text, conf, both = reads[cols[c]]
+                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both)
     return out
 
 
@@ -258,12 +259,18 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
 
 
 def _unique_ids(regions: list[Region]) -> list[Region]:
-    """The same id read on several boxes: all of them become unread (id -1), since at least one read is wrong
-    and the OCR confidences do not say which (a misread digit scores as high as a clean one, 0.95-0.97)."""
-    counts = Counter(r.id for r in regions if r.id >= 0)
+    """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
+    misread digit scores as high as a clean one, 0.95-0.97). The one box whose two reads (mask and picture)
+    agree keeps the id; the others, or all when no single one is confirmed so, become unread (id -1)."""
+    boxes: dict[int, list[Region]] = {}
     for reg in regions:
-        if counts[reg.id] > 1:
-            reg.id, reg.confidence = -1, 0.0
+        if reg.id >= 0:
+            boxes.setdefault(reg.id, []).append(reg)
+    for same in (b for b in boxes.values() if len(b) > 1):
+        sure = [r for r in same if r.confirmed]
+        for reg in same:
+            if len(sure) != 1 or reg is not sure[0]:
+                reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
     return regions
 
 
