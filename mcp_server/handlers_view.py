@@ -26,7 +26,8 @@ class ReadRegionsResult(Result):
 
 @register("read_regions", """Find the numbered region boxes drawn on a benchmark image ("Region 3" or a bare "3") and
     read their ids from the pixels. Use first on any image with drawn regions: returns each region's id and box
-    [x1, y1, x2, y2] in pixels, the label text read and a confidence; unlabeled_boxes: drawn boxes whose label could
+    [x1, y1, x2, y2] in pixels, the label text read, a confidence and whether two independent reads of the label
+    agreed (confirmed); unlabeled_boxes: drawn boxes whose label could
     not be read (or, with expected_ids, reads as another id). expected_ids: ids the question mentions.""",
           result=ReadRegionsResult)  # fmt: skip
 def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
