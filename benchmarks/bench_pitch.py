@@ -24,7 +24,6 @@ import re
 import statistics
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from benchmarks.figures import write_figures
@@ -33,7 +32,7 @@ from benchmarks.synth.scene import SynthError, footprint_radius, make_scene, pla
 from benchmarks.synth.sources import HIT_UAV_FOCAL_PX, builtin_sources
 from benchmarks.synth.tiers import DEFAULT
 from tools.camera import intrinsics_for, read_metadata
-from tools.common import ToolError, load_image
+from tools.common import ToolError, jpeg_roundtrip, load_image
 from tools.pitch import estimate_pitch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,11 +40,6 @@ DATA = ROOT.parent / "shared" / "data"
 SIZE = (960, 540)
 PITCH_RANGE = (-90.0, -30.0)
 BINS = ((-90, -80), (-80, -70), (-70, -60), (-60, -50), (-50, -40), (-40, -30))
-
-
-def _jpeg(img: np.ndarray, quality: int) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
 def _random_boxes(rng: np.random.Generator, n: int) -> list[tuple[int, np.ndarray]]:
@@ -80,7 +74,7 @@ def render_views(seed: int, n: int) -> list[dict]:
                 img = draw_overlay(img, _random_boxes(rng, 4), rng)
             except SynthError:  # no legible overlay style for these boxes: draw another view
                 continue
-        img = _jpeg(img, int(rng.integers(75, 96)))
+        img = jpeg_roundtrip(img, int(rng.integers(75, 96)))
         views.append({"image": img, "pitch_deg": cam.pitch_deg, "focal_px": cam.focal_px, "source": src.name,
                       "overlay": overlay})
     return views

@@ -29,7 +29,7 @@ import cv2  # noqa: E402
 import defusedxml.ElementTree as ET  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tools.common import load_image  # noqa: E402
+from tools.common import jpeg_roundtrip, load_image  # noqa: E402
 from tools.draw import draw_regions, legible_layout, random_style  # noqa: E402
 from tools.regions import iou, read_regions  # noqa: E402
 from benchmarks.figures import write_figures
@@ -93,8 +93,7 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
     regions = list(zip(ids, boxes))
     drawn = draw_regions(img, regions, styles)
     q = int(rng.integers(60, 96))
-    ok, buf = cv2.imencode(".jpg", drawn[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy(), regions, q
+    return jpeg_roundtrip(drawn, q), regions, q
 
 
 def score(found, regions) -> tuple[int, int]:

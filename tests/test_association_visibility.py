@@ -13,6 +13,7 @@ from benchmarks.synth.generate import make_instance
 from benchmarks.synth.sources import builtin_sources
 from benchmarks.synth.tiers import DEFAULT
 from tools.association import region_visibility
+from tools.common import jpeg_roundtrip
 
 SIZE = (960, 540)
 SEED, N = 5, 8
@@ -21,12 +22,6 @@ SEED, N = 5, 8
 def _cam(m: dict) -> PinholeCamera:
     return PinholeCamera(m["x_m"], m["y_m"], m["altitude_m"], m["yaw_deg"], m["pitch_deg"], m["roll_deg"],
                          m["focal_px"], m["width"], m["height"])
-
-
-def _jpeg(rgb: np.ndarray, quality: int) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +34,7 @@ def verdicts(shared_data) -> list[tuple[str, bool, float | None]]:
         m = inst.meta
         ca, cb = (_cam(c) for c in m["cameras"])
         H = cb.ground_to_image() @ np.linalg.inv(ca.ground_to_image())
-        ia, ib = (_jpeg(im, inst.jpeg_quality) for im in inst.images)
+        ia, ib = (jpeg_roundtrip(im, inst.jpeg_quality) for im in inst.images)
         regs = m["regions"][0]
         vis = region_visibility(ia, ib, [(r["id"], r["bbox"]) for r in regs], H)
         for r, v in zip(regs, vis):

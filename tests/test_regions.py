@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_regions import voc_boxes
-from tools.common import ToolError, load_image
+from tools.common import ToolError, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 from tools.regions import Region, read_regions, regions_from_json
 from tools.regions_lines import iou
@@ -19,9 +19,7 @@ from tools.regions_prune import _clean_corners, drop_glued_labels
 
 
 def jpeg(img: np.ndarray, quality: int = 85) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy()
+    return jpeg_roundtrip(img, quality)
 
 
 def recovered(found: list[Region], regions: list[tuple[int, list[float]]]) -> int:

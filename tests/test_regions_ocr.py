@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from agent.config import MissingWeightsError
-from tools.common import ToolError
+from tools.common import ToolError, load_image
+from tools.common import jpeg_roundtrip as jpeg
 from tools.draw import RegionStyle, draw_regions, hidden_outline_share, label_box, legible_layout
 from tools.regions import Region, _label_by_detection, read_regions
 from tools.regions_lines import iou
@@ -79,8 +80,6 @@ def test_missing_text_detector_names_the_setting(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="module")
 def forest_rgb(shared_data):
-    from tools.common import load_image
-
     return load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
 
 
@@ -145,11 +144,6 @@ def test_round_glyphs_apart_from_letters_count_as_zero(raw, line, digits):
     assert _keep(raw, DIGITS) == digits
 
 
-def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
-    ok, buf = cv2.imencode(".jpg", img[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy()
-
-
 @pytest.mark.parametrize("font, position, scale", [
     ("hershey_simplex", "below", 0.57), ("hershey_duplex", "below", 0.75), ("hershey_duplex", "outside_left", 0.75),
 ])
@@ -168,15 +162,13 @@ def test_filled_single_digit_labels_are_read_inside_their_background(shared_data
     """A small square label background holding one digit reads as a CJK box glyph ("口", "日") when cut with its
     edge (6 of 10 digits read so); cut inside it, every digit is. Ground truth: the label boxes tools.draw placed
     on a real forest image, JPEG quality 75."""
-    from tools.common import load_image
     from tools.regions_ocr import read_pictures
 
     img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
     style = RegionStyle(color=(0, 200, 100), line_width=2, label_format="{id}", label_position="inside_top_left",
                         font_scale=0.55, label_background=True, label_color=(255, 255, 255), font=font)
     regions = [(d, [30 + 40 * d, 60, 30 + 40 * d + 36, 120 + 4 * d]) for d in range(10)]
-    ok, buf = cv2.imencode(".jpg", draw_regions(img, regions, style)[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 75])
-    drawn = cv2.imdecode(buf, cv2.IMREAD_COLOR)[:, :, ::-1].copy()
+    drawn = jpeg(draw_regions(img, regions, style), 75)
     size = (drawn.shape[1], drawn.shape[0])
     blobs = [LabelBlob(tuple(label_box(box, str(d), style, size)), True) for d, box in regions]
     assert [r[0] for r in read_pictures(drawn, blobs)] == list(range(10))

