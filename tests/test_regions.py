@@ -225,3 +225,14 @@ def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
     assert [r.id for r in _unique_ids([sure, unsure, other])] == [1, -1, 2]
     both = [Region(3, [0, 0, 10, 10], "3", 0.9, True), Region(3, [20, 0, 30, 10], "3", 0.9, True)]
     assert [r.id for r in _unique_ids(both)] == [-1, -1]
+
+
+@pytest.mark.parametrize("line_width", [3, 5])
+def test_boxes_cut_by_the_image_border_are_found(line_width):
+    """Real objects run out of the frame: a box on each border, its outer side half drawn or not drawn at all."""
+    style = RegionStyle(color=(0, 200, 255), line_width=line_width, label_format="{id}", label_position="inside_center",
+                        font_scale=0.7, label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
+    regions = [(3, [560.0, 150.0, 640.0, 260.0]), (8, [200.0, 400.0, 330.0, 479.0]),
+               (12, [0.0, 40.0, 90.0, 130.0]), (15, [300.0, 0.0, 420.0, 70.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(), regions, style), 85))
+    assert recovered(found, regions) == 4, found

@@ -56,8 +56,8 @@ def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
     """Straight pieces along one axis (see module docstring, step 1), colinear pieces merged."""
     m = mask.T if vertical else mask          # work on horizontal lines of ``m``
     u8 = m.astype(np.uint8)
-    across = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, 1), np.uint8))  # thick vertical runs
-    along = cv2.morphologyEx(u8 & (1 - across), cv2.MORPH_OPEN, np.ones((1, MIN_RUN), np.uint8))
+    across = _open(u8, (MAX_LINE + 1, 1))  # thick vertical runs
+    along = _open(u8 & (1 - across), (1, MIN_RUN))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(along, connectivity=8)
     pieces = []
     for i in range(1, n):
@@ -73,6 +73,13 @@ def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
         if thick <= MAX_LINE:
             pieces.append(Line(float(y + np.median(centres)), thick, [(float(x), float(x + w - 1))]))
     return _cluster(pieces)
+
+
+def _open(u8: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Morphological opening with a (rows, cols) rectangle and nothing drawn beyond the image (OpenCV's default
+    border counts as drawn for the erosion, which makes a line along the border look as thick as a label)."""
+    return cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones(shape, np.uint8), borderType=cv2.BORDER_CONSTANT,
+                            borderValue=0)
 
 
 def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
@@ -151,7 +158,8 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     found: list[tuple[list[float], float]] = []
     for i, left in enumerate(xs):
         for right in xs[i + 1:]:
-            if right.pos - left.pos < min_side or abs(left.thick - right.thick) > 2:
+            if right.pos - left.pos < min_side or (abs(left.thick - right.thick) > 2
+                                                   and not _at_border(left, mask.shape[1]) and not _at_border(right, mask.shape[1])):
                 continue
             pair = []
             for box, t in _close_pair(left, right, *cover_cs, row_cs, mask, min_side):
@@ -236,7 +244,7 @@ def filled_areas(u8: np.ndarray) -> np.ndarray:
     """Filled label backgrounds (uint8 0/1): areas > MAX_LINE px thick once the text holes are closed and
     >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept)."""
     closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    solid = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((MAX_LINE + 1, MAX_LINE + 1), np.uint8))
+    solid = _open(closed, (MAX_LINE + 1, MAX_LINE + 1))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
     if n <= 1:
         return solid
@@ -270,12 +278,18 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
 
     own = (own_cs[rows, min(w, xb + 1)] - own_cs[rows, max(0, xa)]) / max(1, xb - xa + 1)
     good = (cover >= SIDE_COVER) & (own >= OWN_COVER) & corner(xa) & corner(xb)
-    line_t = min(left.thick, right.thick)
+    unclipped = [ln.thick for ln in (left, right) if not _at_border(ln, w)]
+    line_t = min(unclipped) if unclipped else min(left.thick, right.thick)
 
     def height(a: int, b: int) -> float:   # a, b: band rows within ``rows``
         return _column_height(mask, lo + a, lo + b, xa, xb, int(line_t) + 3)
 
-    centres = [lo + c for a, b in _runs(good) if (c := _band_centre(cover, a, b, line_t, height)) is not None]
+    centres = []
+    for a, b in _runs(good):
+        c = _band_centre(cover, a, b, line_t, height)
+        c = lo + c if c is not None else _clipped_centre(lo + a, lo + b, line_t, h)
+        if c is not None:
+            centres.append(c)
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:
@@ -290,6 +304,23 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
                 continue   # e.g. a side made of a filled label's edge, with no line piece of its own
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
+
+
+def _at_border(line: Line, size: int) -> bool:
+    """A line cut by the image border (``size``: the image's extent across the line, px): drawn thinner than it is."""
+    return line.pos - line.thick / 2 < 1 or line.pos + line.thick / 2 > size - 2
+
+
+def _clipped_centre(a: int, b: int, thick: float, size: int) -> float | None:
+    """Centre of a line of ``thick`` px whose drawn rows a..b run into the image border (``size`` rows), which hides
+    part of it: half its thickness in from the edge it shows. None for a band away from the border."""
+    if b - a + 1 >= thick:
+        return None
+    if b == size - 1:
+        return min(a + (thick - 1) / 2, size - 1)
+    if a == 0:
+        return max(b - (thick - 1) / 2, 0.0)
+    return None
 
 
 def _column_height(mask: np.ndarray, y0: int, y1: int, xa: int, xb: int, reach: int) -> float:
