@@ -72,7 +72,24 @@ def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
         thick = float(np.median(widths[cols]))
         if thick <= MAX_LINE:
             pieces.append(Line(float(y + np.median(centres)), thick, [(float(x), float(x + w - 1))]))
+    if pieces:
+        pieces += _merged_pairs(across, float(np.median([ln.thick for ln in pieces])))
     return _cluster(pieces)
+
+
+def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
+    """Two parallel lines drawn so close that they merge into one band thicker than MAX_LINE (the sides of
+    neighbouring boxes): a line of the colour's usual thickness at each edge of a long, solid band (``across``:
+    the thick runs of the mask, lines along its rows)."""
+    band = _open(across, (1, 3 * MAX_LINE))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    half = (thick - 1) / 2
+    out = []
+    for x, y, w, h, a in stats[1:n]:
+        if MAX_LINE < h <= 2 * MAX_LINE + 2 and a >= 0.9 * w * h:
+            span = [(float(x), float(x + w - 1))]
+            out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, list(span))]
+    return out
 
 
 def _open(u8: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
