@@ -41,6 +41,7 @@ INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
+ROI_PAD = 16      # px of undrawn image kept around a colour's drawing when its rectangles are looked for
 
 
 @dataclasses.dataclass
@@ -158,8 +159,23 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     ``filled``: :func:`filled_areas` of the mask when already computed. ``occluded``: pixels drawn over in another
     overlay colour (a later box or label may hide part of an outline): they count as drawn when a side's coverage
     is checked, never as line pieces of this colour; so do the letter holes of this colour's filled labels."""
+    filled = filled_areas(mask.astype(np.uint8)) if filled is None else filled
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if len(rows) == 0:
+        return []
+    # the work is done on the part of the image this colour is drawn in (and ROI_PAD px of nothing around it, so
+    # that only the image's own border counts as one)
+    y0, x0 = max(0, rows[0] - ROI_PAD), max(0, cols[0] - ROI_PAD)
+    roi = np.s_[y0:rows[-1] + ROI_PAD + 1, x0:cols[-1] + ROI_PAD + 1]
+    found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi])
+    found = [([b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0], t) for b, t in found]
+    return drop_glued_labels(found, (mask.shape[1], mask.shape[0]))
+
+
+def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
+                occluded: np.ndarray | None) -> list[tuple[list[float], float]]:
+    """:func:`find_rectangles` within a crop, before glued labels are dropped."""
     u8 = mask.astype(np.uint8)
-    filled = filled_areas(u8) if filled is None else filled
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
     xs = line_pieces(thin, vertical=True)
     xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
@@ -187,8 +203,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
                         and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                     pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
-    found = explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
-    return drop_glued_labels(found, (mask.shape[1], mask.shape[0]))
+    return explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
 
 
 def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[Line]:
