@@ -8,7 +8,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tools.regions_geom import enclosed
+from tools.regions_geom import drawn_extent, enclosed
+from tools.regions_lines import ROI_PAD
 from tools.regions_ocr import FILL_PAD, LabelBlob
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
@@ -24,6 +25,19 @@ def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
     every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas`
     of the mask."""
+    letters = np.zeros(mask.shape, bool)
+    extent = drawn_extent(mask, ROI_PAD)
+    if extent is None:
+        return [], letters
+    x0, y0, roi = extent
+    shifted = [([b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0], t) for b, t in rects]
+    blobs, letters[roi] = _label_blobs(mask[roi], shifted, filled[roi])
+    return [LabelBlob((b.box[0] + x0, b.box[1] + y0, b.box[2] + x0, b.box[3] + y0), b.filled) for b in blobs], letters
+
+
+def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
+                 filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
+    """:func:`label_blobs` within a crop."""
     rest = mask.astype(np.uint8)
     filled_bg = cv2.dilate(filled, np.ones((3, 3), np.uint8))
     outlines = np.zeros_like(rest)

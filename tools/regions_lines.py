@@ -29,7 +29,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from tools.regions_geom import enclosed, iou  # noqa: F401 - iou re-exported
+from tools.regions_geom import drawn_extent, enclosed, iou  # noqa: F401 - iou re-exported
 from tools.regions_prune import dedupe, drop_glued_labels, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
@@ -41,7 +41,7 @@ INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
-ROI_PAD = 16      # px of undrawn image kept around a colour's drawing when its rectangles are looked for
+ROI_PAD = 16      # px of undrawn image kept around a colour's drawing (regions_geom.drawn_extent)
 
 
 @dataclasses.dataclass
@@ -83,6 +83,8 @@ def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
     neighbouring boxes): a line of the colour's usual thickness at each edge of a long, solid band (``across``:
     the thick runs of the mask, lines along its rows)."""
     band = _open(across, (1, 3 * MAX_LINE))
+    if not band.any():
+        return []
     n, _, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
     half = (thick - 1) / 2
     out = []
@@ -160,13 +162,10 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     overlay colour (a later box or label may hide part of an outline): they count as drawn when a side's coverage
     is checked, never as line pieces of this colour; so do the letter holes of this colour's filled labels."""
     filled = filled_areas(mask.astype(np.uint8)) if filled is None else filled
-    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
-    if len(rows) == 0:
+    extent = drawn_extent(mask, ROI_PAD)
+    if extent is None:
         return []
-    # the work is done on the part of the image this colour is drawn in (and ROI_PAD px of nothing around it, so
-    # that only the image's own border counts as one)
-    y0, x0 = max(0, rows[0] - ROI_PAD), max(0, cols[0] - ROI_PAD)
-    roi = np.s_[y0:rows[-1] + ROI_PAD + 1, x0:cols[-1] + ROI_PAD + 1]
+    x0, y0, roi = extent
     found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi])
     found = [([b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0], t) for b, t in found]
     return drop_glued_labels(found, (mask.shape[1], mask.shape[0]))
@@ -275,6 +274,15 @@ def _cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def filled_areas(u8: np.ndarray) -> np.ndarray:
     """Filled label backgrounds (uint8 0/1): areas > MAX_LINE px thick once the text holes are closed and
     >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept)."""
+    out = np.zeros_like(u8)
+    extent = drawn_extent(u8, ROI_PAD)
+    if extent is not None:
+        out[extent[2]] = _filled_areas(u8[extent[2]])
+    return out
+
+
+def _filled_areas(u8: np.ndarray) -> np.ndarray:
+    """:func:`filled_areas` within a crop."""
     closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     solid = _open(closed, (MAX_LINE + 1, MAX_LINE + 1))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
