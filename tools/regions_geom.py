@@ -34,7 +34,8 @@ def drawn_extent(mask: np.ndarray, pad: int) -> tuple[int, int, tuple[slice, sli
     rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
     if len(rows) == 0:
         return None
-    y0, x0 = max(0, int(rows[0]) - pad), max(0, int(cols[0]) - pad)
+    # even offsets: Python rounds halves to even, so a half-pixel position rounds the same in the part as in the image
+    y0, x0 = max(0, int(rows[0]) - pad) // 2 * 2, max(0, int(cols[0]) - pad) // 2 * 2
     return x0, y0, np.s_[y0:int(rows[-1]) + pad + 1, x0:int(cols[-1]) + pad + 1]
 
 
