@@ -7,12 +7,16 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
 
 1. Vertical line pieces: pixels in vertical runs >= MIN_RUN px that are not part of horizontal runs > MAX_LINE px
    (that removes filled label backgrounds and crossing horizontal lines); per piece the thickness is the median
-   width over its rows, so a letter stroke touching the line does not move it. Horizontal pieces likewise.
+   width over its rows, so a letter stroke touching the line does not move it. Horizontal pieces likewise. A long
+   solid vertical band up to two lines thick is two sides drawn against each other (neighbouring boxes): a line at
+   each of its edges. Nothing beyond the image counts as drawn (a line along the border stays thin).
 2. For every pair of vertical lines, the rows drawn across the pair (>= SIDE_COVER of the span, both corners
    drawn) form bands; a band thicker than the line is a line glued to a filled label, and the line is the end of
    the band with the longer fully drawn run (the label's text leaves holes, the line does not). A band thinner
    than the line (JPEG-blurred edge rows, a hidden corner pixel) counts when the columns crossing it are drawn
-   as high as the line is thick (a label's padding or a letter stroke is thinner).
+   as high as the line is thick (a label's padding or a letter stroke is thinner). A fully drawn band up to two
+   lines thick is two lines (the facing sides of stacked boxes); a band running into the image border is a line
+   the border cuts, centred half a line in from its visible edge.
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
    length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
@@ -53,8 +57,9 @@ class Line:
     spans: list[tuple[float, float]]
 
 
-def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
-    """Straight pieces along one axis (see module docstring, step 1), colinear pieces merged."""
+def line_pieces(mask: np.ndarray, vertical: bool, merged: bool = False) -> list[Line]:
+    """Straight pieces along one axis (see module docstring, step 1), colinear pieces merged. ``merged``: also the
+    two lines of each band where parallel lines drawn against each other merged (:func:`_merged_pairs`)."""
     m = mask.T if vertical else mask          # work on horizontal lines of ``m``
     u8 = m.astype(np.uint8)
     across = _open(u8, (MAX_LINE + 1, 1))  # thick vertical runs
@@ -73,7 +78,7 @@ def line_pieces(mask: np.ndarray, vertical: bool) -> list[Line]:
         thick = float(np.median(widths[cols]))
         if thick <= MAX_LINE:
             pieces.append(Line(float(y + np.median(centres)), thick, [(float(x), float(x + w - 1))]))
-    if pieces:
+    if merged and pieces:
         pieces += _merged_pairs(across, float(np.median([ln.thick for ln in pieces])))
     return _cluster(pieces)
 
@@ -91,7 +96,7 @@ def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
     for x, y, w, h, a in stats[1:n]:
         if MAX_LINE < h <= 2 * MAX_LINE + 2 and a >= 0.9 * w * h:
             span = [(float(x), float(x + w - 1))]
-            out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, list(span))]
+            out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, span)]
     return out
 
 
@@ -121,33 +126,38 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
 
 
-def _band_centre(cover: np.ndarray, a: int, b: int, thick: float,
-                 height: Callable[[int, int], float] | None = None) -> float | None:
-    """Centre row of the line in band [a, b] of row coverages ``cover`` (module docstring, step 2); None when no
-    end of the band has a fully drawn run long enough for a line (the edge of a label's padding). ``height``:
-    (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line."""
+def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
+                  height: Callable[[int, int], float] | None = None, own: np.ndarray | None = None) -> list[float]:
+    """Centre rows of the lines in band [a, b] of row coverages ``cover`` (module docstring, step 2): one, or two
+    for a band up to two lines thick fully drawn in the colour itself (``own``: its row coverages; the facing sides
+    of stacked boxes drawn against each other, where a label glued to a line has letter holes); none when no end of
+    the band has a fully drawn run long enough for a line (the edge of a label's padding).
+    ``height``: (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line."""
     seg = cover[a:b + 1] >= SOLID
     if b - a + 1 <= thick + 2:   # a plain line: every band row is drawn across
         if b - a + 1 >= thick - 1:
-            return (a + b) / 2
+            return [(a + b) / 2]
         # a short band: the JPEG-blurred edge rows of a line (or a hidden corner pixel) may miss the band, while a
         # label's padding or a letter stroke is really thinner than the line; their columns tell them apart
         h = height(a, b) if height is not None else 0.0
-        return (a + b) / 2 if thick - 1 <= h <= thick + 2 else None
+        return [(a + b) / 2] if thick - 1 <= h <= thick + 2 else []
     if not seg.any():
-        return None
+        return []
     first, last = int(np.argmax(seg)), len(seg) - 1 - int(np.argmax(seg[::-1]))
     a, b, seg = a + first, a + last, seg[first:last + 1]   # anti-aliased (JPEG) edge rows are no line end
     top = int(np.argmin(seg)) if not seg.all() else len(seg)
     bot = int(np.argmin(seg[::-1])) if not seg.all() else len(seg)
     if max(top, bot) < thick:  # the line end of a glued label is the line plus the label's padding
-        return None
-    if top == bot:  # all drawn: the label's letters lie beyond the end whose neighbour row is drawn more
+        return []
+    half = (thick - 1) / 2
+    if top == bot:  # all drawn
+        if b - a + 1 <= 2 * thick + 2 and own is not None and bool((own[a:b + 1] >= SOLID).all()):
+            return [a + half, b - half]
+        # a line and a glued label: the label's letters lie beyond the end whose neighbour row is drawn more
         before = cover[a - 1] if a > 0 else 0.0
         after = cover[b + 1] if b + 1 < len(cover) else 0.0
         top, bot = (1, 0) if after > before else (0, 1)
-    half = (thick - 1) / 2
-    return a + half if top >= bot else b - half
+    return [a + half if top >= bot else b - half]
 
 
 def _axis_thick(line: Line) -> float:
@@ -176,7 +186,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     """:func:`find_rectangles` within a crop, before glued labels are dropped."""
     u8 = mask.astype(np.uint8)
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
-    xs = line_pieces(thin, vertical=True)
+    xs = line_pieces(thin, vertical=True, merged=True)
     xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
         return []
@@ -188,10 +198,10 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     ring_cs = _cumsums(thin)
     area_cs = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
     found: list[tuple[list[float], float]] = []
+    cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
-        for right in xs[i + 1:]:
-            if right.pos - left.pos < min_side or (abs(left.thick - right.thick) > 2
-                                                   and not _at_border(left, mask.shape[1]) and not _at_border(right, mask.shape[1])):
+        for j, right in enumerate(xs[i + 1:], start=i + 1):
+            if right.pos - left.pos < min_side or (abs(left.thick - right.thick) > 2 and not (cut[i] or cut[j])):
                 continue
             pair = []
             for box, t in _close_pair(left, right, *cover_cs, row_cs, mask, min_side):
@@ -326,10 +336,9 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
 
     centres = []
     for a, b in _runs(good):
-        c = _band_centre(cover, a, b, line_t, height)
-        c = lo + c if c is not None else _clipped_centre(lo + a, lo + b, line_t, h)
-        if c is not None:
-            centres.append(c)
+        found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own)]
+        clipped = _clipped_centre(lo + a, lo + b, line_t, h) if not found else None
+        centres += found or ([clipped] if clipped is not None else [])
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:
