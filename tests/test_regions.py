@@ -251,3 +251,25 @@ def test_neighbouring_boxes_whose_sides_merge_into_one_band_are_both_found(quali
     for rid, box in regions:   # each side where it was drawn, not on the neighbour's side next to it
         got = next(r.bbox for r in found if r.id == rid)
         assert max(abs(a - b) for a, b in zip(got, box)) <= 2, (rid, got, box)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2, 3])
+def test_working_on_the_drawn_part_only_changes_nothing(shift):
+    """Rectangles, label backgrounds and label blobs are looked for in the part of the image a colour is drawn in:
+    they come out as on the whole image, wherever that part starts (half-pixel outline centres included)."""
+    from tools.regions import colour_layers
+    from tools.regions_labels import _label_blobs, label_blobs
+    from tools.regions_lines import _filled_areas, _rectangles, filled_areas, find_rectangles
+
+    style = RegionStyle(color=(255, 0, 0), line_width=4, label_format="Region {id}", label_position="inside_top_left",
+                        font_scale=0.7, label_background=True, font="dejavu_sans")
+    regions = [(1, [101.0 + shift, 83.0 + shift, 260.0, 200.0]), (7, [330.0 + shift, 250.0, 470.0, 360.0 + shift])]
+    mask = colour_layers(jpeg(draw_regions(plain_ground(), regions, style), 85))[0][0]
+    u8 = mask.astype(np.uint8)
+    assert np.array_equal(filled_areas(u8), _filled_areas(u8))
+    filled = filled_areas(u8)
+    rects = find_rectangles(mask, 12.0, filled)
+    assert len(rects) == 2 and rects == drop_glued_labels(_rectangles(mask, 12.0, filled, None), (640, 480))
+    blobs, letters = label_blobs(mask, rects, filled)
+    whole_blobs, whole_letters = _label_blobs(mask, rects, filled)
+    assert blobs == whole_blobs and np.array_equal(letters, whole_letters)

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+EXTENT_PAD = 16   # px of undrawn image kept around a colour's drawing (larger than any structuring element used)
+
 
 def iou(a, b) -> float:
     """Intersection over union of two [x1, y1, x2, y2] boxes."""
@@ -27,7 +29,7 @@ def enclosed(crop: np.ndarray) -> np.ndarray:
     return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
 
 
-def drawn_extent(mask: np.ndarray, pad: int) -> tuple[int, int, tuple[slice, slice]] | None:
+def drawn_extent(mask: np.ndarray, pad: int = EXTENT_PAD) -> tuple[int, int, tuple[slice, slice]] | None:
     """(x0, y0, slices) of the part of an (H, W) mask that holds its drawn pixels, with ``pad`` px around (clipped
     to the image); None when nothing is drawn. Working on that part alone is faster, and when ``pad`` exceeds every
     structuring element used, nothing changes but the image's own border stays the only one."""

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 
 from tools.regions_geom import drawn_extent, enclosed
-from tools.regions_lines import ROI_PAD
 from tools.regions_ocr import FILL_PAD, LabelBlob
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
@@ -26,7 +25,7 @@ def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas`
     of the mask."""
     letters = np.zeros(mask.shape, bool)
-    extent = drawn_extent(mask, ROI_PAD)
+    extent = drawn_extent(mask)
     if extent is None:
         return [], letters
     x0, y0, roi = extent

@@ -45,7 +45,6 @@ INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
-ROI_PAD = 16      # px of undrawn image kept around a colour's drawing (regions_geom.drawn_extent)
 
 
 @dataclasses.dataclass
@@ -172,7 +171,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     overlay colour (a later box or label may hide part of an outline): they count as drawn when a side's coverage
     is checked, never as line pieces of this colour; so do the letter holes of this colour's filled labels."""
     filled = filled_areas(mask.astype(np.uint8)) if filled is None else filled
-    extent = drawn_extent(mask, ROI_PAD)
+    extent = drawn_extent(mask)
     if extent is None:
         return []
     x0, y0, roi = extent
@@ -285,7 +284,7 @@ def filled_areas(u8: np.ndarray) -> np.ndarray:
     """Filled label backgrounds (uint8 0/1): areas > MAX_LINE px thick once the text holes are closed and
     >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept)."""
     out = np.zeros_like(u8)
-    extent = drawn_extent(u8, ROI_PAD)
+    extent = drawn_extent(u8)
     if extent is not None:
         out[extent[2]] = _filled_areas(u8[extent[2]])
     return out
