@@ -220,11 +220,42 @@ def test_a_label_read_two_ways_agrees_or_the_picture_wins_unless_unsure():
 def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
     from tools.regions import _unique_ids
 
+    blank = np.zeros((60, 60, 3), np.uint8)
     sure, unsure = Region(1, [0, 0, 10, 10], "1", 0.9, True), Region(1, [20, 0, 30, 10], "1", 0.99, False)
     other = Region(2, [40, 0, 50, 10], "2", 0.8, False)
-    assert [r.id for r in _unique_ids([sure, unsure, other])] == [1, -1, 2]
+    assert [r.id for r in _unique_ids(blank, [sure, unsure, other])] == [1, -1, 2]
     both = [Region(3, [0, 0, 10, 10], "3", 0.9, True), Region(3, [20, 0, 30, 10], "3", 0.9, True)]
-    assert [r.id for r in _unique_ids(both)] == [-1, -1]
+    assert [r.id for r in _unique_ids(blank, both)] == [-1, -1]
+
+
+def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id():
+    """Two sure reads of "3": the label drawn as "3" keeps the id once its picture is read, the one drawn "8" not."""
+    from tools.draw import label_box
+    from tools.regions import _unique_ids
+
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+    drawn = [(3, [60.0, 80.0, 200.0, 200.0]), (8, [320.0, 90.0, 480.0, 220.0])]
+    img = jpeg(draw_regions(plain_ground(), drawn, style), 85)
+    size = (img.shape[1], img.shape[0])
+    read = [Region(3, box, "3", 0.995, None, label_box(box, str(rid), style, size)) for rid, box in drawn]
+    out = _unique_ids(img, read)
+    assert [(r.id, r.confirmed) for r in out] == [(3, True), (-1, False)]
+
+
+def test_sure_stroke_labels_are_read_once_and_say_where_they_were_read():
+    from tools.draw import label_box
+
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+    drawn = [(4, [60.0, 80.0, 200.0, 200.0]), (7, [320.0, 90.0, 480.0, 220.0])]
+    img = jpeg(draw_regions(plain_ground(), drawn, style), 90)
+    found = read_regions(img)
+    assert recovered(found, drawn) == 2, found
+    size = (img.shape[1], img.shape[0])
+    for reg, (rid, box) in zip(found, drawn):
+        assert reg.confidence >= 0.99 and reg.confirmed is None   # sure: not read a second time
+        assert iou(reg.label_box, label_box(box, str(rid), style, size)) >= 0.5
 
 
 @pytest.mark.parametrize("line_width", [3, 5])
