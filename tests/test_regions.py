@@ -304,3 +304,18 @@ def test_working_on_the_drawn_part_only_changes_nothing(shift):
     blobs, letters = label_blobs(mask, rects, filled)
     whole_blobs, whole_letters = _label_blobs(mask, rects, filled)
     assert blobs == whole_blobs and np.array_equal(letters, whole_letters)
+
+
+def test_components_of_a_sparse_mask_are_those_of_the_whole_mask():
+    from tools.regions_geom import components
+
+    rng = np.random.default_rng(4)
+    mask = np.zeros((300, 400), np.uint8)
+    for _ in range(12):   # blobs in one corner of the mask, some touching
+        x, y = rng.integers(200, 380), rng.integers(150, 290)
+        mask[y:y + rng.integers(2, 12), x:x + rng.integers(2, 12)] = 1
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    got_n, got_labels, got_stats = components(mask)
+    assert got_n == n and np.array_equal(got_labels, labels) and np.array_equal(got_stats, stats)
+    empty_n, empty_labels, empty_stats = components(np.zeros((30, 40), np.uint8))
+    assert empty_n == 1 and not empty_labels.any() and empty_stats.tolist() == [[0, 0, 40, 30, 1200]]

@@ -41,6 +41,22 @@ def drawn_extent(mask: np.ndarray, pad: int = EXTENT_PAD) -> tuple[int, int, tup
     return x0, y0, np.s_[y0:int(rows[-1]) + pad + 1, x0:int(cols[-1]) + pad + 1]
 
 
+def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats`` (8-connected) of a 0/1 uint8 mask with few drawn pixels, run on the box
+    around them only: its statistics pass costs about 6 ms over a 1080p image however little is drawn. Labels are
+    full size; stats rows are (x, y, w, h, area) in the mask's px, row 0 the background's."""
+    x, y, w, h = cv2.boundingRect(u8)
+    labels = np.zeros(u8.shape, np.int32)
+    if w == 0:
+        return 1, labels, np.array([[0, 0, u8.shape[1], u8.shape[0], u8.size]], np.int32)
+    n, labels[y:y + h, x:x + w], stats, _ = cv2.connectedComponentsWithStats(
+        np.ascontiguousarray(u8[y:y + h, x:x + w]), connectivity=8)
+    stats[1:, 0] += x
+    stats[1:, 1] += y
+    stats[0] = (0, 0, u8.shape[1], u8.shape[0], u8.size - int(stats[1:, 4].sum()))
+    return n, labels, stats
+
+
 def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
     """Distance (px) from a label's top-left corner (``label``: x1, y1, x2, y2) to the nearest usual label place of
     ``box`` (drawn with outlines ``thick`` px wide; ``size``: image (W, H)): above, below, left of the box, inside

@@ -45,7 +45,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
         cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + OUTLINE_HALO)
     rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    solid = np.bincount(labels.ravel(), weights=filled_bg.ravel(), minlength=n)
+    solid = np.bincount(labels[filled_bg > 0], minlength=n)   # filled_bg is 0/1
     filled, strokes = [], []
     for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
         if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found

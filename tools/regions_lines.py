@@ -33,7 +33,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from tools.regions_geom import drawn_extent, enclosed, iou  # noqa: F401 - iou re-exported
+from tools.regions_geom import components, drawn_extent, enclosed, iou  # noqa: F401 - iou re-exported
 from tools.regions_prune import dedupe, drop_glued_labels, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
@@ -218,7 +218,7 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
     """Candidate left sides hidden under a label glued to the left of its box: the right edge of a filled label
     background from which a horizontal line (the box's top or bottom side) runs on to the right, as a line of the
     colour's usual thickness."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    n, _, stats = components(filled)
     if n <= 1:
         return []
     ys = line_pieces(thin, vertical=False)
@@ -294,18 +294,18 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
     """:func:`filled_areas` within a crop."""
     closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     solid = _open(closed, (MAX_LINE + 1, MAX_LINE + 1))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    n, labels, stats = components(solid)
     if n <= 1:
         return solid
-    drawn = np.bincount(labels.ravel(), weights=u8.ravel(), minlength=n)
-    keep = np.zeros(n, np.uint8)
-    keep[1:] = (drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1)) >= 0.6
-    for i in np.flatnonzero(keep):   # a label background holds letters; a thick corner with a glyph glued on does not
+    drawn = np.bincount(labels[u8 > 0], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
+    out = np.zeros_like(u8)
+    for i in np.flatnonzero(drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1) >= 0.6) + 1:
         x, y, w, h, a = stats[i]
         comp = labels[y:y + h, x:x + w] == i
-        if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() < MIN_LETTER_SHARE * a:
-            keep[i] = 0
-    return keep[labels]
+        # a label background holds letters; a thick corner with a glyph glued on does not
+        if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() >= MIN_LETTER_SHARE * a:
+            out[y:y + h, x:x + w][comp] = 1
+    return out
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
