@@ -229,7 +229,8 @@ def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
 
 
 def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id():
-    """Two sure reads of "3": the label drawn as "3" keeps the id once its picture is read, the one drawn "8" not."""
+    """Two sure mask reads of "3": once their pictures are read, the label drawn "3" keeps the id (both reads agree)
+    and the one drawn "8" takes the picture's number, as when a label is read twice from the start."""
     from tools.draw import label_box
     from tools.regions import _unique_ids
 
@@ -240,7 +241,7 @@ def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id
     size = (img.shape[1], img.shape[0])
     read = [Region(3, box, "3", 0.995, None, label_box(box, str(rid), style, size)) for rid, box in drawn]
     out = _unique_ids(img, read)
-    assert [(r.id, r.confirmed) for r in out] == [(3, True), (-1, False)]
+    assert [(r.id, r.confirmed) for r in out] == [(3, True), (8, False)]
 
 
 def test_sure_stroke_labels_are_read_once_and_say_where_they_were_read():

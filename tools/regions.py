@@ -156,7 +156,7 @@ def read_regions(
         drawn |= mask | (fill > 0)   # a label background hides an outline with its letters too
     for (mask, strength), fill in zip(layers, filled):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
-    regions = _label_by_detection(rgb, _unique_ids(rgb, regions), allowed)
+    regions = _label_by_detection(rgb, _unique_ids(rgb, regions, allowed), allowed)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
@@ -277,25 +277,32 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
     return regions
 
 
-def _unique_ids(rgb: np.ndarray, regions: list[Region]) -> list[Region]:
+def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Region]:
     """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
-    misread digit scores as high as a clean one, 0.95-0.97). The one box whose two reads (mask and picture)
-    agree keeps the id; the others, or all when no single one is confirmed so, become unread (id -1). Labels read
-    once (``confirmed`` None) are read off the picture here."""
-    boxes: dict[int, list[Region]] = {}
-    for reg in regions:
-        if reg.id >= 0:
-            boxes.setdefault(reg.id, []).append(reg)
-    dups = [b for b in boxes.values() if len(b) > 1]
-    once = [r for same in dups for r in same if r.confirmed is None and r.label_box is not None]
-    for reg, (rid, _, _) in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
-        reg.confirmed = rid == reg.id
-    for same in dups:
+    misread digit scores as high as a clean one, 0.95-0.97). Labels read once (``confirmed`` None) are read off the
+    picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one box
+    whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
+    become unread (id -1)."""
+    once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
+    for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
+        reg.confirmed = pic[0] == reg.id
+        rid, reg.label_text, conf = combine_reads((reg.id, reg.label_text, reg.confidence), pic, allowed)
+        reg.id, reg.confidence = int(rid), round(conf, 3)
+    for same in _same_id(regions):
         sure = [r for r in same if r.confirmed]
         for reg in same:
             if len(sure) != 1 or reg is not sure[0]:
                 reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
     return regions
+
+
+def _same_id(regions: list[Region]) -> list[list[Region]]:
+    """Groups of regions (two or more) read as the same id."""
+    boxes: dict[int, list[Region]] = {}
+    for reg in regions:
+        if reg.id >= 0:
+            boxes.setdefault(reg.id, []).append(reg)
+    return [b for b in boxes.values() if len(b) > 1]
 
 
 def regions_from_json(obj: Any) -> list[Region]:
