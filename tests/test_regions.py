@@ -320,3 +320,14 @@ def test_components_of_a_sparse_mask_are_those_of_the_whole_mask():
     assert got_n == n and np.array_equal(got_labels, labels) and np.array_equal(got_stats, stats)
     empty_n, empty_labels, empty_stats = components(np.zeros((30, 40), np.uint8))
     assert empty_n == 1 and not empty_labels.any() and empty_stats.tolist() == [[0, 0, 40, 30, 1200]]
+
+
+def test_the_island_of_a_bold_zero_is_no_label_background():
+    """A generator overlay (tests/data/README.md) whose region 0 is labelled with a bold "0" in 8 px strokes: the
+    island inside the "0" once read as a label whose hole says "1", which took region 1's id from it too."""
+    from pathlib import Path
+
+    drawn = [(0, [637.63, 27.83, 767.86, 139.78]), (1, [151.59, 216.88, 359.78, 415.03]),
+             (2, [741.9, 390.97, 862.43, 512.01])]
+    found = read_regions(Path(__file__).parent / "data" / "overlay_bold_zero.jpg")
+    assert recovered(found, drawn) == 3, found

@@ -64,6 +64,10 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                     and (is_bg or not any(b.filled and _inside((x1, y1, x2, y2), b.box) for b in blobs)):
                 # a stroke blob inside a label background is the island in a letter ("0", "4", "8"), no label
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
+    # a "background" inside a stroke letter less than twice its height is the island of a bold "0" (its "hole" reads
+    # as a "1"), no label
+    blobs = [b for b in blobs if not (b.filled and any(
+        not o.filled and _inside(b.box, o.box) and o.box[3] - o.box[1] < 2 * (b.box[3] - b.box[1]) for o in blobs))]
     return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
 
 
