@@ -331,3 +331,17 @@ def test_the_island_of_a_bold_zero_is_no_label_background():
              (2, [741.9, 390.97, 862.43, 512.01])]
     found = read_regions(Path(__file__).parent / "data" / "overlay_bold_zero.jpg")
     assert recovered(found, drawn) == 3, found
+
+
+@pytest.mark.parametrize("expected_ids", [None, [4], [1, 2, 3, 4, 5]])
+def test_a_sure_misread_is_still_corrected_by_the_picture(expected_ids):
+    """A generator overlay (tests/data/README.md) whose "4" reads off the colour mask as a sure "1": the picture read
+    corrects it whether or not the caller names the ids (a "1" ruled out by ``expected_ids`` is read again)."""
+    from pathlib import Path
+
+    drawn = [(4, [436.7, 144.54, 498.67, 201.46]), (3, [683.7, 73.45, 743.25, 122.11]),
+             (1, [476.22, 32.2, 519.84, 69.79]), (5, [498.64, 345.74, 581.87, 426.91]),
+             (2, [616.73, 314.17, 714.03, 404.11])]
+    wanted = [d for d in drawn if expected_ids is None or d[0] in expected_ids]
+    found = read_regions(Path(__file__).parent / "data" / "overlay_sure_misread.jpg", expected_ids=expected_ids)
+    assert recovered(found, wanted) == len(wanted), found

@@ -189,8 +189,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
-    twice = [k for k, (rid, _, conf) in enumerate(first)
-             if rid is None or conf < SURE_STROKE or blobs[near_ids[k]].filled]
+    twice = [k for k, (rid, _, conf) in enumerate(first)   # an id the caller ruled out may be a misread too
+             if rid is None or conf < SURE_STROKE or blobs[near_ids[k]].filled or (allowed and rid not in allowed)]
     pictures = dict(zip(twice, read_pictures(rgb, [blobs[near_ids[k]] for k in twice])))
     for k, j in enumerate(near_ids):
         both: bool | None = None
