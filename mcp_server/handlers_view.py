@@ -28,7 +28,8 @@ class ReadRegionsResult(Result):
     read their ids from the pixels. Use first on any image with drawn regions: returns each region's id and box
     [x1, y1, x2, y2] in pixels, the label text read, a confidence, whether two independent reads of the label
     agreed (confirmed; null when one read was sure enough) and where the label was read (label_box);
-    unlabeled_boxes: drawn boxes whose label could not be read (or, with expected_ids, reads as another id). expected_ids: ids the question mentions.""",
+    unlabeled_boxes: drawn boxes whose label could not be read (or, with expected_ids, reads as another id).
+    expected_ids: ids the question mentions.""",
           result=ReadRegionsResult)  # fmt: skip
 def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
                  annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip

@@ -6,6 +6,8 @@ deepforest_neon (Pascal VOC boxes), or at hand-placed boxes; never the output of
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -16,6 +18,11 @@ from tools.draw import RegionStyle, draw_regions
 from tools.regions import Region, read_regions, regions_from_json
 from tools.regions_lines import iou
 from tools.regions_prune import _clean_corners, drop_glued_labels
+
+
+DATA = Path(__file__).parent / "data"   # overlays rendered by our generator, with their drawn boxes (README there)
+BOLD_STROKES = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                           font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
 
 
 def jpeg(img: np.ndarray, quality: int = 85) -> np.ndarray:
@@ -234,8 +241,7 @@ def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id
     from tools.draw import label_box
     from tools.regions import _unique_ids
 
-    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
-                        font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+    style = BOLD_STROKES
     drawn = [(3, [60.0, 80.0, 200.0, 200.0]), (8, [320.0, 90.0, 480.0, 220.0])]
     img = jpeg(draw_regions(plain_ground(), drawn, style), 85)
     size = (img.shape[1], img.shape[0])
@@ -247,8 +253,7 @@ def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id
 def test_sure_stroke_labels_are_read_once_and_say_where_they_were_read():
     from tools.draw import label_box
 
-    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
-                        font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+    style = BOLD_STROKES
     drawn = [(4, [60.0, 80.0, 200.0, 200.0]), (7, [320.0, 90.0, 480.0, 220.0])]
     img = jpeg(draw_regions(plain_ground(), drawn, style), 90)
     found = read_regions(img)
@@ -325,11 +330,9 @@ def test_components_of_a_sparse_mask_are_those_of_the_whole_mask():
 def test_the_island_of_a_bold_zero_is_no_label_background():
     """A generator overlay (tests/data/README.md) whose region 0 is labelled with a bold "0" in 8 px strokes: the
     island inside the "0" once read as a label whose hole says "1", which took region 1's id from it too."""
-    from pathlib import Path
-
     drawn = [(0, [637.63, 27.83, 767.86, 139.78]), (1, [151.59, 216.88, 359.78, 415.03]),
              (2, [741.9, 390.97, 862.43, 512.01])]
-    found = read_regions(Path(__file__).parent / "data" / "overlay_bold_zero.jpg")
+    found = read_regions(DATA / "overlay_bold_zero.jpg")
     assert recovered(found, drawn) == 3, found
 
 
@@ -337,11 +340,9 @@ def test_the_island_of_a_bold_zero_is_no_label_background():
 def test_a_sure_misread_is_still_corrected_by_the_picture(expected_ids):
     """A generator overlay (tests/data/README.md) whose "4" reads off the colour mask as a sure "1": the picture read
     corrects it whether or not the caller names the ids (a "1" ruled out by ``expected_ids`` is read again)."""
-    from pathlib import Path
-
     drawn = [(4, [436.7, 144.54, 498.67, 201.46]), (3, [683.7, 73.45, 743.25, 122.11]),
              (1, [476.22, 32.2, 519.84, 69.79]), (5, [498.64, 345.74, 581.87, 426.91]),
              (2, [616.73, 314.17, 714.03, 404.11])]
     wanted = [d for d in drawn if expected_ids is None or d[0] in expected_ids]
-    found = read_regions(Path(__file__).parent / "data" / "overlay_sure_misread.jpg", expected_ids=expected_ids)
+    found = read_regions(DATA / "overlay_sure_misread.jpg", expected_ids=expected_ids)
     assert recovered(found, wanted) == len(wanted), found

@@ -189,18 +189,30 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
-    twice = [k for k, (rid, _, conf) in enumerate(first)   # an id the caller ruled out may be a misread too
-             if rid is None or conf < SURE_STROKE or blobs[near_ids[k]].filled or (allowed and rid not in allowed)]
+    twice = [k for k, read in enumerate(first) if not _read_once(read, blobs[near_ids[k]], allowed)]
     pictures = dict(zip(twice, read_pictures(rgb, [blobs[near_ids[k]] for k in twice])))
     for k, j in enumerate(near_ids):
         both: bool | None = None
         if k in pictures:
-            both = first[k][0] is not None and first[k][0] == pictures[k][0]
-            first[k] = combine_reads(first[k], pictures[k], allowed)
+            first[k], both = _settle(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
     return _assign(rects, cost, limit, reads, blobs)
+
+
+def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
+    """A mask read that needs no picture read: a stroke label read surely (SURE_STROKE) as an id the caller allows
+    (one it ruled out may be a misread, and a filled label's "hole" can read as a sure wrong digit)."""
+    rid, _, conf = read
+    return (rid is not None and conf >= SURE_STROKE and not blob.filled
+            and (allowed is None or rid in allowed))
+
+
+def _settle(mask_read: Read, picture_read: Read, allowed: set[int] | None) -> tuple[Read, bool]:
+    """A label's mask and picture reads settled into one (:func:`combine_reads`), and whether they agreed."""
+    agree = mask_read[0] is not None and mask_read[0] == picture_read[0]
+    return combine_reads(mask_read, picture_read, allowed), agree
 
 
 def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None = None) -> Read:
@@ -284,9 +296,9 @@ def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None
     whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
     become unread (id -1)."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
+    # only stroke labels are read once (_read_once), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
-        reg.confirmed = pic[0] == reg.id
-        rid, reg.label_text, conf = combine_reads((reg.id, reg.label_text, reg.confidence), pic, allowed)
+        (rid, reg.label_text, conf), reg.confirmed = _settle((reg.id, reg.label_text, reg.confidence), pic, allowed)
         reg.id, reg.confidence = int(rid), round(conf, 3)
     for same in _same_id(regions):
         sure = [r for r in same if r.confirmed]

@@ -60,15 +60,21 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
         for x1, y1, x2, y2 in group:
             h, w = y2 - y1, x2 - x1
-            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])) \
-                    and (is_bg or not any(b.filled and _inside((x1, y1, x2, y2), b.box) for b in blobs)):
-                # a stroke blob inside a label background is the island in a letter ("0", "4", "8"), no label
+            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])):
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
-    # a "background" inside a stroke letter less than twice its height is the island of a bold "0" (its "hole" reads
-    # as a "1"), no label
-    blobs = [b for b in blobs if not (b.filled and any(
-        not o.filled and _inside(b.box, o.box) and o.box[3] - o.box[1] < 2 * (b.box[3] - b.box[1]) for o in blobs))]
-    return blobs, mask & (outlines == 0)   # stroke letters: every outline goes (bold digits glued to one look filled)
+    # stroke letters: every outline goes (bold digits glued to one look filled)
+    return [b for b in blobs if not _letter_island(b, blobs)], mask & (outlines == 0)
+
+
+def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
+    """A blob that is part of a letter of another, no label: a stroke blob inside a label background (the island
+    in a "0", "4", "8" of its text), or a "background" inside a stroke letter less than twice its height (the
+    island of a bold "0", whose "hole" reads as a "1")."""
+    def height(b: LabelBlob) -> int:
+        return b.box[3] - b.box[1]
+
+    return any(o.filled != blob.filled and _inside(blob.box, o.box)
+               and (o.filled or height(o) < 2 * height(blob)) for o in blobs)
 
 
 def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
