@@ -33,7 +33,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
-from tools.regions_labels import label_blobs, may_be_filled
+from tools.regions_labels import label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures
 
@@ -69,6 +69,9 @@ class Region:
     # the label's mask and picture reads gave the same number; None: read once (a sure stroke read, see SURE_STROKE)
     confirmed: bool | None = False
     label_box: list[int] | None = None   # where the label was read, [x1, y1, x2, y2] px (None: given as JSON)
+
+
+Contest = list[tuple[Region, Region]]   # boxes read as one id, each with a copy of its read before it was dropped
 
 
 # ----------------------------------------------------------------------------------------------- geometry
@@ -156,7 +159,8 @@ def read_regions(
         drawn |= mask | (fill > 0)   # a label background hides an outline with its letters too
     for (mask, strength), fill in zip(layers, filled):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
-    regions = _label_by_detection(rgb, _unique_ids(rgb, regions, allowed), allowed)
+    contested = _unique_ids(rgb, regions, allowed)
+    regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
@@ -171,6 +175,10 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         return []
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
+    glyphs = letter_rects(rects, blobs)
+    if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
+        rects = [r for i, r in enumerate(rects) if i not in glyphs]
+        blobs, letters = label_blobs(mask, rects, filled)
     # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
     # label keeps its own pixels (regions_ocr reads only the holes it encloses)
     near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -289,22 +297,39 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
     return regions
 
 
-def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Region]:
+def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
     """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
     misread digit scores as high as a clean one, 0.95-0.97). Labels read once (``confirmed`` None) are read off the
     picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one box
     whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
-    become unread (id -1)."""
+    become unread (id -1), in place. Returns the contests that left no box with the id (see
+    :func:`_restore_contested`)."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
     # only stroke labels are read once (_read_once), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
         (rid, reg.label_text, conf), reg.confirmed = _settle((reg.id, reg.label_text, reg.confidence), pic, allowed)
         reg.id, reg.confidence = int(rid), round(conf, 3)
+    contests: list[Contest] = []
     for same in _same_id(regions):
         sure = [r for r in same if r.confirmed]
+        if len(sure) != 1:
+            contests.append([(reg, dataclasses.replace(reg)) for reg in same])
         for reg in same:
             if len(sure) != 1 or reg is not sure[0]:
                 reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
+    return contests
+
+
+def _restore_contested(regions: list[Region], contests: list[Contest]) -> list[Region]:
+    """An id read on several boxes, none surely (:func:`_unique_ids`), goes back to its one box still unread once
+    the text detector has read the others' labels as other ids, if no box holds the id by then."""
+    held = {r.id for r in regions if r.id >= 0}
+    for contest in contests:
+        left = [(reg, read) for reg, read in contest if reg.id < 0]
+        if len(left) == 1 and left[0][1].id not in held:
+            reg, read = left[0]
+            reg.id, reg.label_text, reg.confidence, reg.confirmed = read.id, read.label_text, read.confidence, False
+            held.add(reg.id)
     return regions
 
 

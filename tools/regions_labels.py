@@ -17,6 +17,8 @@ OUTLINE_HALO = 2               # px added to an outline's measured width when it
 FLIP_EDGE = 0.8               # a stroke blob read as a label background too: sides this drawn (a bold "0" is round)
 BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
+# a rectangle this narrow (w/h, outer edges) next to a stroke letter of its height is a letter ("0" of "10")
+GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
 
 
 def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
@@ -64,6 +66,27 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                 blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
     # stroke letters: every outline goes (bold digits glued to one look filled)
     return [b for b in blobs if not _letter_island(b, blobs)], mask & (outlines == 0)
+
+
+def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
+    """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright
+    rectangle. Such a rectangle (outer edges: the outline's centre line plus half its thickness) is narrower than
+    GLYPH_ASPECT x its height and sits on the line of a stroke letter blob (height ratio within GLYPH_HEIGHT,
+    overlapping vertically) at most GLYPH_GAP x its height to the side, as the next letter of one word would."""
+    out = []
+    for i, (box, t) in enumerate(rects):
+        x1, y1, x2, y2 = box[0] - t / 2, box[1] - t / 2, box[2] + t / 2, box[3] + t / 2
+        h = y2 - y1
+        if x2 - x1 > GLYPH_ASPECT * h:
+            continue
+        for b in blobs:
+            bx1, by1, bx2, by2 = b.box
+            gap = max(bx1 - x2, x1 - bx2)
+            if (not b.filled and GLYPH_HEIGHT[0] <= (by2 - by1) / h <= GLYPH_HEIGHT[1]
+                    and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -t <= gap <= GLYPH_GAP * h):
+                out.append(i)
+                break
+    return out
 
 
 def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
