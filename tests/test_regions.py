@@ -263,6 +263,17 @@ def test_a_zero_drawn_in_strokes_is_a_letter_not_a_box(font, line_width):
     assert recovered(found, regions) == 2 and len(found) == 2, found
 
 
+@pytest.mark.parametrize("quality", [70, 85])
+def test_a_bold_zero_whose_hole_closes_is_a_letter_of_its_label(quality):
+    """Bold stroke "10": the "0", its hole closed by JPEG, looks like a small label background; next to the "1" it
+    is a letter of the same label ("10", not "1")."""
+    style = RegionStyle(color=(255, 0, 128), line_width=5, label_format="{id}", label_position="below",
+                        font_scale=0.7, label_background=False, label_color=(255, 0, 128), font="dejavu_sans_bold")
+    regions = [(10, [100.0, 120.0, 260.0, 260.0]), (20, [360.0, 150.0, 520.0, 300.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(), regions, style), quality), include_unlabeled=True)
+    assert recovered(found, regions) == 2 and len(found) == 2, found
+
+
 def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id():
     """Two sure mask reads of "3": once their pictures are read, the label drawn "3" keeps the id (both reads agree)
     and the one drawn "8" takes the picture's number, as when a label is read twice from the start."""

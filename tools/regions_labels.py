@@ -17,7 +17,7 @@ OUTLINE_HALO = 2               # px added to an outline's measured width when it
 FLIP_EDGE = 0.8               # a stroke blob read as a label background too: sides this drawn (a bold "0" is round)
 BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
-# a rectangle this narrow (w/h, outer edges) next to a stroke letter of its height is a letter ("0" of "10")
+# a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
 
 
@@ -58,8 +58,10 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                 filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
             else:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
+    letters = [b for b in filled if _next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
+    filled = [b for b in filled if b not in letters]
     blobs = []
-    for is_bg, group in ((True, filled), (False, _merge_letters(strokes))):
+    for is_bg, group in ((True, filled), (False, _merge_letters(strokes + letters))):
         for x1, y1, x2, y2 in group:
             h, w = y2 - y1, x2 - x1
             if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])):
@@ -68,25 +70,29 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     return [b for b in blobs if not _letter_island(b, blobs)], mask & (outlines == 0)
 
 
+def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:
+    """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
+    (height ratio within GLYPH_HEIGHT, overlapping vertically), at most GLYPH_GAP x its height to the side (``tol``
+    px of overlap allowed): the next letter of one word."""
+    x1, y1, x2, y2 = box
+    h = y2 - y1
+    if x2 - x1 > GLYPH_ASPECT * h:
+        return False
+    for bx1, by1, bx2, by2 in strokes:
+        gap = max(bx1 - x2, x1 - bx2)
+        if (GLYPH_HEIGHT[0] <= (by2 - by1) / h <= GLYPH_HEIGHT[1]
+                and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -tol <= gap <= GLYPH_GAP * h):
+            return True
+    return False
+
+
 def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
-    """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright
-    rectangle. Such a rectangle (outer edges: the outline's centre line plus half its thickness) is narrower than
-    GLYPH_ASPECT x its height and sits on the line of a stroke letter blob (height ratio within GLYPH_HEIGHT,
-    overlapping vertically) at most GLYPH_GAP x its height to the side, as the next letter of one word would."""
-    out = []
-    for i, (box, t) in enumerate(rects):
-        x1, y1, x2, y2 = box[0] - t / 2, box[1] - t / 2, box[2] + t / 2, box[3] + t / 2
-        h = y2 - y1
-        if x2 - x1 > GLYPH_ASPECT * h:
-            continue
-        for b in blobs:
-            bx1, by1, bx2, by2 = b.box
-            gap = max(bx1 - x2, x1 - bx2)
-            if (not b.filled and GLYPH_HEIGHT[0] <= (by2 - by1) / h <= GLYPH_HEIGHT[1]
-                    and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -t <= gap <= GLYPH_GAP * h):
-                out.append(i)
-                break
-    return out
+    """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright rectangle,
+    next to a stroke letter (:func:`_next_letter`; the rectangle's outer edges are its centre line plus half the
+    outline's thickness)."""
+    strokes = [list(b.box) for b in blobs if not b.filled]
+    return [i for i, (b, t) in enumerate(rects)
+            if _next_letter((b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2), strokes, t)]
 
 
 def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
