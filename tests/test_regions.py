@@ -329,6 +329,18 @@ def test_neighbouring_boxes_whose_sides_merge_into_one_band_are_both_found(quali
         assert max(abs(a - b) for a, b in zip(got, box)) <= 2, (rid, got, box)
 
 
+@pytest.mark.parametrize(("line_width", "offset"), [(2, 4), (3, 3), (4, 4)])
+def test_boxes_whose_facing_sides_touch_as_one_double_line_are_both_found(line_width, offset):
+    """Neighbouring boxes whose facing sides lie about a line width apart draw one line up to twice as thick as the
+    others; each box takes one edge of it (labels on the corners hide part of the other sides)."""
+    style = RegionStyle(color=(0, 255, 0), line_width=line_width, label_format="{id}", label_position="inside_top_left",
+                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
+    right = 300.0
+    regions = [(8, [100.0, 180.0, right, 330.0]), (7, [right - offset, 150.0, 480.0, 300.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(seed=5), regions, style), 80))
+    assert recovered(found, regions) == 2, found
+
+
 @pytest.mark.parametrize("shift", [0, 1, 2, 3])
 def test_working_on_the_drawn_part_only_changes_nothing(shift):
     """Rectangles, label backgrounds and label blobs are looked for in the part of the image a colour is drawn in:

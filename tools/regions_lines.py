@@ -17,6 +17,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    as high as the line is thick (a label's padding or a letter stroke is thinner). A fully drawn band up to two
    lines thick is two lines (the facing sides of stacked boxes); a band running into the image border is a line
    the border cuts, centred half a line in from its visible edge.
+   Two vertical lines pair when about as thick; one up to twice as thick as the other may be two sides drawn
+   over each other (neighbouring boxes), and each of its edges is paired.
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
    length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
@@ -200,18 +202,33 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
         for j, right in enumerate(xs[i + 1:], start=i + 1):
-            if right.pos - left.pos < min_side or (abs(left.thick - right.thick) > 2 and not (cut[i] or cut[j])):
+            if right.pos - left.pos < min_side:
                 continue
             pair = []
-            for box, t in _close_pair(left, right, *cover_cs, row_cs, mask, min_side):
-                ib = tuple(int(round(v)) for v in box)
-                r = int(np.ceil(t / 2))
-                if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
-                        and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
-                        and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
-                    pair.append((box, t))
+            for a, b in _side_pairs(left, right, cut[i] or cut[j]):
+                for box, t in _close_pair(a, b, *cover_cs, row_cs, mask, min_side):
+                    ib = tuple(int(round(v)) for v in box)
+                    r = int(np.ceil(t / 2))
+                    if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
+                            and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
+                            and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
+                        pair.append((box, t))
             found += _drop_label_splits(pair, row_cs)
     return explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+
+
+def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
+    """The two vertical lines as sides of one box when they are about as thick (within 2 px; ``cut``: one is cut by
+    the image border, any thickness). A thicker line, up to twice as thick (+1 px), may be two sides drawn over
+    each other (neighbouring boxes whose sides lie less than a line width apart): each of its edges is tried."""
+    if cut or abs(left.thick - right.thick) <= 2:
+        return [(left, right)]
+    thin, wide = sorted((left, right), key=lambda ln: ln.thick)
+    if wide.thick > 2 * thin.thick + 1:
+        return []
+    off = (wide.thick - thin.thick) / 2
+    edges = [Line(wide.pos + d, thin.thick, wide.spans) for d in (-off, off)]
+    return [(thin, e) if wide is right else (e, thin) for e in edges]
 
 
 def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[Line]:
