@@ -341,6 +341,17 @@ def test_boxes_whose_facing_sides_touch_as_one_double_line_are_both_found(line_w
     assert recovered(found, regions) == 2, found
 
 
+@pytest.mark.parametrize("line_width", [3, 4])
+def test_stacked_boxes_whose_facing_sides_overlap_are_both_found(line_width):
+    """A box drawn 3 px above the bottom side of a narrower one: their sides make one band, fully drawn only in
+    the rows of the wider box's line (the other covers part of its width); that line still closes the box."""
+    style = RegionStyle(color=(0, 255, 0), line_width=line_width, label_format="{id}", label_position="above",
+                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
+    regions = [(8, [100.0, 100.0, 300.0, 250.0]), (7, [130.0, 247.0, 330.0, 400.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(seed=5), regions, style), 80))
+    assert recovered(found, regions) == 2, found
+
+
 @pytest.mark.parametrize("shift", [0, 1, 2, 3])
 def test_working_on_the_drawn_part_only_changes_nothing(shift):
     """Rectangles, label backgrounds and label blobs are looked for in the part of the image a colour is drawn in:

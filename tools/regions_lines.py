@@ -148,7 +148,9 @@ def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
     a, b, seg = a + first, a + last, seg[first:last + 1]   # anti-aliased (JPEG) edge rows are no line end
     top = int(np.argmin(seg)) if not seg.all() else len(seg)
     bot = int(np.argmin(seg[::-1])) if not seg.all() else len(seg)
-    if max(top, bot) < thick:  # the line end of a glued label is the line plus the label's padding
+    # the line end of a glued label is the line plus the label's padding; a line with another one overlapping part
+    # of its width below or above it (stacked boxes) may lose its blurred edge row to the other's partial cover
+    if max(top, bot) < thick - 1:
         return []
     half = (thick - 1) / 2
     if top == bot:  # all drawn
