@@ -15,8 +15,11 @@ Pipeline of :func:`read_regions`:
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or
    Tesseract), and read again off the picture's own pixels at the blob (:func:`combine_reads` settles them).
-4. Boxes still unlabeled: the engine's text detector looks at a crop around each; a number is taken where a
-   label of that box goes (:func:`_label_by_detection`).
+   A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
+4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
+5. Boxes still unlabeled: the engine's text detector looks at a crop around each; a number is taken where a
+   label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
+   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
