@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from tools.regions_geom import components, drawn_extent, enclosed, iou  # noqa: F401 - iou re-exported
-from tools.regions_prune import dedupe, drop_glued_labels, explain_away
+from tools.regions_prune import dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
@@ -215,7 +215,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
                             and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
                             and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                         pair.append((box, t))
-            found += _drop_label_splits(pair, row_cs)
+            found += drop_label_splits(pair, row_cs, 3 * MAX_LINE, SOLID)
     return explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
 
 
@@ -250,47 +250,6 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
         if h >= MIN_RUN and starts:
             out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
     return out
-
-
-def _drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
-    """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
-
-    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom is a label
-    under the inner box (no renderer puts labels inside the bottom). A strip at the top is a label above the inner
-    box or inside the top of the outer one: the true top line is the one with the longer fully drawn run of rows
-    (line plus the label's padding, against the padding alone on the label's far edge).
-    """
-    def share(box: list[float], lo: int, hi: int) -> np.ndarray:
-        xa, xb = int(round(box[0])), int(round(box[2]))
-        return (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
-
-    def drawn(box: list[float], a: float, b: float, t: float) -> bool:
-        lo, hi = int(round(a + t / 2)) + 1, int(round(b - t / 2))
-        return hi - lo >= 2 and float(share(box, lo, hi).mean()) >= 0.5
-
-    def solid_run(box: list[float], y: float) -> int:
-        c = int(round(y))
-        rows = share(box, max(0, c - 3 * MAX_LINE), min(row_cs.shape[0], c + 3 * MAX_LINE + 1)) >= SOLID
-        k = c - max(0, c - 3 * MAX_LINE)
-        if not rows[k]:
-            return 0
-        up = k - (np.flatnonzero(~rows[:k])[-1] if (~rows[:k]).any() else -1)
-        down = (np.flatnonzero(~rows[k:])[0] if (~rows[k:]).any() else len(rows) - k)
-        return int(up + down - 1)
-
-    def inside(a: list[float], b: list[float]) -> bool:
-        return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
-
-    def split(box: list[float], t: float, o: list[float]) -> bool:
-        if inside(o, box) and drawn(box, o[3], box[3], t):            # box = inner box + label below
-            return True
-        if inside(o, box) and drawn(box, box[1], o[1], t):            # label above o, or inside box's top
-            return solid_run(box, box[1]) < solid_run(box, o[1])
-        if inside(box, o) and drawn(box, o[1], box[1], t):
-            return solid_run(box, box[1]) < solid_run(box, o[1])
-        return False
-
-    return [(box, t) for box, t in rects if not any(split(box, t, o) for o, _ in rects if o is not box)]
 
 
 def _cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

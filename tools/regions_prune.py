@@ -1,5 +1,6 @@
 """Choosing among candidate rectangles of one overlay colour (:mod:`tools.regions_lines` finds them): duplicates,
-pieces cut out of crossing boxes, and labels glued to an outline that close a rectangle with it are dropped.
+pieces cut out of crossing boxes, and labels glued to an outline that close a rectangle with it (or that cut a box
+into a box and a label between the same two lines) are dropped.
 Boxes are [x1, y1, x2, y2] in px at the centre of the drawn outline; masks are (H, W) bool."""
 
 from __future__ import annotations
@@ -112,3 +113,47 @@ def dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], fl
         if all(max(abs(a - b) for a, b in zip(box, o)) > DUP_TOL for o, _ in out):
             out.append((box, t))
     return out
+
+
+def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray, reach: int,
+                      solid: float) -> list[tuple[list[float], float]]:
+    """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
+
+    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom is a label
+    under the inner box (no renderer puts labels inside the bottom). A strip at the top is a label above the inner
+    box or inside the top of the outer one: the true top line is the one with the longer fully drawn run of rows
+    (line plus the label's padding, against the padding alone on the label's far edge). ``row_cs``: cumulative
+    sums of the colour mask along rows; ``reach``: rows looked at on each side of a line for its fully drawn run
+    (``solid``: the share of a row that counts as fully drawn).
+    """
+    def share(box: list[float], lo: int, hi: int) -> np.ndarray:
+        xa, xb = int(round(box[0])), int(round(box[2]))
+        return (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
+
+    def drawn(box: list[float], a: float, b: float, t: float) -> bool:
+        lo, hi = int(round(a + t / 2)) + 1, int(round(b - t / 2))
+        return hi - lo >= 2 and float(share(box, lo, hi).mean()) >= 0.5
+
+    def solid_run(box: list[float], y: float) -> int:
+        c = int(round(y))
+        rows = share(box, max(0, c - reach), min(row_cs.shape[0], c + reach + 1)) >= solid
+        k = c - max(0, c - reach)
+        if not rows[k]:
+            return 0
+        up = k - (np.flatnonzero(~rows[:k])[-1] if (~rows[:k]).any() else -1)
+        down = (np.flatnonzero(~rows[k:])[0] if (~rows[k:]).any() else len(rows) - k)
+        return int(up + down - 1)
+
+    def inside(a: list[float], b: list[float]) -> bool:
+        return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
+
+    def split(box: list[float], t: float, o: list[float]) -> bool:
+        if inside(o, box) and drawn(box, o[3], box[3], t):            # box = inner box + label below
+            return True
+        if inside(o, box) and drawn(box, box[1], o[1], t):            # label above o, or inside box's top
+            return solid_run(box, box[1]) < solid_run(box, o[1])
+        if inside(box, o) and drawn(box, o[1], box[1], t):
+            return solid_run(box, box[1]) < solid_run(box, o[1])
+        return False
+
+    return [(box, t) for box, t in rects if not any(split(box, t, o) for o, _ in rects if o is not box)]
