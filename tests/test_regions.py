@@ -408,3 +408,48 @@ def test_a_sure_misread_is_still_corrected_by_the_picture(expected_ids):
     wanted = [d for d in drawn if expected_ids is None or d[0] in expected_ids]
     found = read_regions(DATA / "overlay_sure_misread.jpg", expected_ids=expected_ids)
     assert recovered(found, wanted) == len(wanted), found
+
+
+@pytest.mark.parametrize("font,rid", [("hershey_duplex", 16), ("hershey_duplex", 18), ("dejavu_sans", 13),
+                                      ("dejavu_sans", 16), ("dejavu_sans_bold", 16)])
+def test_a_stroke_label_crossed_by_another_boxs_side_is_read(font, rid):
+    """The top side of another box runs through the middle of a stroke label: erasing that side cuts the digits in
+    two, and the strokes are joined again across it before the label is read."""
+    from tools.draw import label_box
+
+    style = RegionStyle(color=(255, 0, 0), line_width=4, label_format="{id}", label_position="above",
+                        font_scale=1.0, label_background=False, label_color=(255, 0, 0), font=font)
+    box = [300.0, 200.0, 460.0, 330.0]
+    lb = label_box(box, str(rid), style, (640, 480))
+    mid = round((lb[1] + lb[3]) / 2)
+    regions = [(rid, box), (5, [lb[0] - 120.0, mid, lb[2] + 60.0, mid + 220.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(), regions, style), 85), include_unlabeled=True)
+    assert recovered(found, regions) == 2, found
+
+
+def test_a_label_chained_to_clutter_of_its_hue_is_still_a_label_blob():
+    """Specks of the overlay's hue (a sunlit hedge) in a staircase from a label's end chain every piece into one
+    group far taller than a label; its text lines, then its letters, are looked at instead, and the label is one."""
+    from tools.draw import label_box
+    from tools.regions import colour_layers
+    from tools.regions_labels import label_blobs
+    from tools.regions_lines import filled_areas, find_rectangles
+
+    style = RegionStyle(color=(255, 255, 0), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=1.0, label_background=False, label_color=(255, 255, 0), font="hershey_simplex")
+    box = [200.0, 200.0, 420.0, 360.0]
+    img = draw_regions(plain_ground(), [(12, box)], style)
+    lb = label_box(box, "12", style, (640, 480))
+    x, y = lb[2] + 2, (lb[1] + lb[3]) // 2 - 2
+    for _ in range(25):   # up and away from the box: each speck overlaps the next's columns and touches its rows
+        cv2.rectangle(img, (x, y), (x + 7, y + 4), (255, 255, 0), -1)
+        x, y = x + 6, y - 7
+    (mask, _), = colour_layers(jpeg(img, 90))
+    fill = filled_areas(mask.astype(np.uint8))
+    blobs, _ = label_blobs(mask, find_rectangles(mask, 12.0, fill), fill)
+
+    def holds_label(b: tuple[int, int, int, int]) -> bool:   # the label's letters, with a speck or two at most
+        inter = max(0, min(b[2], lb[2]) - max(b[0], lb[0])) * max(0, min(b[3], lb[3]) - max(b[1], lb[1]))
+        return inter >= 0.5 * (lb[2] - lb[0]) * (lb[3] - lb[1]) and b[3] - b[1] <= 1.5 * (lb[3] - lb[1])
+
+    assert any(holds_label(b.box) for b in blobs), (lb, blobs)

@@ -14,6 +14,7 @@ from tools.regions_ocr import FILL_PAD, LabelBlob
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
 OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
+BRIDGE_MARGIN = 1              # px beyond an erased outline where letters it crosses must go on (see _bridges)
 FLIP_EDGE = 0.8               # a stroke blob read as a label background too: sides this drawn (a bold "0" is round)
 BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
@@ -46,6 +47,8 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
         x1, y1, x2, y2 = (int(round(v)) for v in box)
         cv2.rectangle(outlines, (x1, y1), (x2, y2), 1, int(round(thick)) + OUTLINE_HALO)
     rest[(outlines > 0) & (filled_bg == 0)] = 0   # outlines go, but a label background drawn over one stays whole
+    bridges = _bridges(rest, mask, rects) & (outlines > 0)
+    rest |= bridges
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     solid = np.bincount(labels[filled_bg > 0], minlength=n)   # filled_bg is 0/1
     filled, strokes = [], []
@@ -60,14 +63,36 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     letters = [b for b in filled if _next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
     filled = [b for b in filled if b not in letters]
-    blobs = []
-    for is_bg, group in ((True, filled), (False, _merge_letters(strokes + letters))):
-        for x1, y1, x2, y2 in group:
-            h, w = y2 - y1, x2 - x1
-            if 8 <= h <= 120 and 3 <= w <= 12 * h and (is_bg or not _is_bar(rest[y1:y2, x1:x2])):
-                blobs.append(LabelBlob((x1, y1, x2, y2), is_bg))
+    blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
+    pieces = strokes + letters
+    for word in _merge_letters(list(pieces)):
+        # specks of the overlay's hue (a sunlit hedge) can chain letters into a group no label is as large as:
+        found = [word]
+        if not _label_sized(word):   # its text lines are looked at instead, then its single pieces
+            word_pieces = [p for p in pieces if _inside(tuple(p), tuple(word))]
+            found = [w for w in _merge_letters(list(word_pieces), lines_only=True) if _label_sized(w)]
+            found += [p for p in word_pieces if _label_sized(p) and not any(_inside(tuple(p), tuple(w)) for w in found)]
+        blobs += [LabelBlob(tuple(w), False) for w in found if not _is_bar(rest[w[1]:w[3], w[0]:w[2]])]
     # stroke letters: every outline goes (bold digits glued to one look filled)
-    return [b for b in blobs if not _letter_island(b, blobs)], mask & (outlines == 0)
+    return [b for b in blobs if not _letter_island(b, blobs)], (mask & (outlines == 0)) | (bridges > 0)
+
+
+def _bridges(rest: np.ndarray, mask: np.ndarray, rects: list[tuple[list[float], float]]) -> np.ndarray:
+    """Outline pixels (uint8 0/1) under letters that a horizontal side crosses: drawn pixels of the side with
+    letter strokes right above and below it (a morphological closing across it). Erasing the side cut those
+    strokes in two. The sides are taken BRIDGE_MARGIN px wider on each edge than they are erased, so that the halo
+    an erased outline leaves is no letter. Not done across vertical sides: a label glued beside one then gains a
+    bar (dev overlays: "9" read "90", "10" read "101")."""
+    sides = np.zeros_like(rest)
+    reach = 1
+    for box, thick in rects:
+        x1, y1, x2, y2 = (int(round(v)) for v in box)
+        t = int(round(thick)) + OUTLINE_HALO + 2 * BRIDGE_MARGIN
+        reach = max(reach, t + 2)
+        for y in (y1, y2):
+            cv2.line(sides, (x1, y), (x2, y), 1, t)
+    closed = cv2.morphologyEx(rest & (1 - sides), cv2.MORPH_CLOSE, np.ones((reach, 1), np.uint8))
+    return closed & sides & mask.astype(np.uint8)
 
 
 def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:
@@ -160,9 +185,16 @@ def _edge_drawn(comp: np.ndarray) -> float:
     return sides[1]   # a label glued to an outline or a neighbour may lose one side
 
 
-def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
+def _label_sized(box: list[int]) -> bool:
+    """A box (x1, y1, x2, y2) of a label's size and shape."""
+    h, w = box[3] - box[1], box[2] - box[0]
+    return 8 <= h <= 120 and 3 <= w <= 12 * h
+
+
+def _merge_letters(boxes: list[list[int]], lines_only: bool = False) -> list[list[int]]:
     """Join letter boxes into words/lines: boxes that overlap vertically and lie within WORD_JOIN x height
-    (a space, or an erased outline crossing the text)."""
+    (a space, or an erased outline crossing the text); unless ``lines_only``, also boxes stacked on each other
+    (a letter cut in two by an erased outline)."""
     merged = True
     while merged:
         merged = False
@@ -174,7 +206,7 @@ def _merge_letters(boxes: list[list[int]]) -> list[list[int]]:
                 if b[0] > a[2] + g:
                     break
                 vert = min(a[3], b[3]) - max(a[1], b[1])
-                if vert >= 0.3 * min(a[3] - a[1], b[3] - b[1]) or (vert > -3 and b[0] < a[2]):
+                if vert >= 0.3 * min(a[3] - a[1], b[3] - b[1]) or (not lines_only and vert > -3 and b[0] < a[2]):
                     boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
                     del boxes[j]
                     merged = True
