@@ -2,7 +2,7 @@
 
 Pipeline of :func:`read_regions`:
 
-1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SAT); one mask per colour holds the saturated,
+1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are); one mask per colour holds the saturated,
    bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated too but spread
    over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines are not
    supported.
@@ -41,7 +41,10 @@ from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
-CORE_SAT = 230               # near-pure overlay pixels that define the overlay hues
+# near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
+# (0, 200, 100) outline re-saved at q98 after q61 keeps 162 px of its 14,800 at S >= 230), so lower levels are
+# tried in turn when a level finds no overlay colour at all
+CORE_SATS = (230, 200, 170)
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
@@ -86,8 +89,18 @@ def overlay_mask(rgb: np.ndarray) -> np.ndarray:
 
 def overlay_hues(hsv: np.ndarray) -> list[int]:
     """OpenCV hues (0..179) of the overlay colours: peaks of the hue histogram of near-pure pixels
-    (S >= CORE_SAT), each with >= CORE_MIN pixels, at least 2 * HUE_TOL apart (circular)."""
-    core = (hsv[..., 1] >= CORE_SAT) & (hsv[..., 2] >= VAL_MIN)
+    (S >= the first of CORE_SATS that finds any), each with >= CORE_MIN pixels, at least 2 * HUE_TOL apart
+    (circular)."""
+    for level in CORE_SATS:
+        hues = _hue_peaks(hsv, level)
+        if hues:
+            return hues
+    return []
+
+
+def _hue_peaks(hsv: np.ndarray, core_sat: int) -> list[int]:
+    """:func:`overlay_hues` at one saturation level."""
+    core = (hsv[..., 1] >= core_sat) & (hsv[..., 2] >= VAL_MIN)
     hist = np.bincount(hsv[..., 0][core].ravel(), minlength=180)[:180].astype(float)
     hues: list[int] = []
     while len(hues) < MAX_COLOURS:

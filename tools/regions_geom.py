@@ -73,3 +73,37 @@ def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, s
         ay = min(max(ay, 0), size[1] - h)
         best = min(best, float(np.hypot(bx1 - ax, by1 - ay)))
     return best
+
+
+def cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W), from one integral image."""
+    ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)     # (H + 1, W + 1)
+    return np.diff(ii, axis=0), np.diff(ii, axis=1)
+
+
+def interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
+    """Drawn share of a box's inside (``ii``: integral image of the mask): a filled label background is mostly
+    drawn, a box's inside is background with at most a label in it."""
+    x1, y1, x2, y2 = box
+    a, b, c, d = x1 + r + 1, x2 - r, y1 + r + 1, y2 - r
+    if b - a < 2 or d - c < 2:
+        return 1.0
+    return float(ii[d, b] - ii[c, b] - ii[d, a] + ii[c, a]) / ((b - a) * (d - c))
+
+
+def inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
+    """Median over the four sides of the drawn share of the 1 px ring just inside the outline.
+
+    An outline encloses background; a label may cover one or two sides of the ring, letters and the gaps of a
+    label background cover most of it.
+    """
+    x1, y1, x2, y2 = box
+    off = r + 2
+    a, b, c, d = x1 + off, x2 - off, y1 + off, y2 - off
+    if b - a < 2 or d - c < 2:
+        return 1.0
+    top = (row_cs[c, b] - row_cs[c, a]) / (b - a)
+    bottom = (row_cs[d, b] - row_cs[d, a]) / (b - a)
+    left = (col_cs[d, a] - col_cs[c, a]) / (d - c)
+    right = (col_cs[d, b] - col_cs[c, b]) / (d - c)
+    return float(np.median([top, bottom, left, right]))

@@ -23,6 +23,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
    lines along its border.
+   Steps 1-3 run again on the transposed mask (pairs of horizontal lines), for boxes one of whose vertical sides
+   has no line piece of its own: a small box whose label's letters touch both its left and right sides.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
 """
@@ -35,8 +37,9 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from tools.regions_geom import components, drawn_extent, enclosed, iou  # noqa: F401 - iou re-exported
-from tools.regions_prune import dedupe, drop_glued_labels, drop_label_splits, explain_away
+from tools.regions_geom import (  # noqa: F401 - iou re-exported
+    components, cumsums, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou)
+from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
@@ -186,19 +189,46 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
 
 def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
                 occluded: np.ndarray | None) -> list[tuple[list[float], float]]:
-    """:func:`find_rectangles` within a crop, before glued labels are dropped."""
+    """:func:`find_rectangles` within a crop, before glued labels are dropped: boxes closed across pairs of
+    vertical lines, then across pairs of horizontal lines (a box whose label's letters touch its left and right
+    sides has no vertical line piece of its own)."""
+    found, xs = _paired(mask, min_side, filled, occluded, upright=True)
+    flip, _ = _paired(mask.T, min_side, filled.T, None if occluded is None else occluded.T, upright=False)
+
+    def has_side(x: float, top: float, bot: float) -> bool:
+        return any(abs(ln.pos - x) <= ln.thick / 2 + 1 and _supported(ln, top, bot) for ln in xs)
+
+    def on_found(box: list[float]) -> bool:   # the top and bottom of a box found above: a label glued beside it
+        return any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
+                   and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
+
+    upright = list(found)
+    for b, t in flip:   # only boxes a vertical side of which has no line piece: the others were paired above
+        box = [b[1], b[0], b[3], b[2]]
+        if not (has_side(box[0], box[1], box[3]) and has_side(box[2], box[1], box[3])) and not on_found(box):
+            found.append((box, t))
+    drawn = mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0)
+    return explain_away(dedupe(found), drawn)
+
+
+def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded: np.ndarray | None,
+            upright: bool) -> tuple[list[tuple[list[float], float]], list[Line]]:
+    """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3),
+    and the vertical lines; ``upright``: the mask is the image's own (not transposed), where labels go above and
+    below boxes."""
     u8 = mask.astype(np.uint8)
     thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
     xs = line_pieces(thin, vertical=True, merged=True)
-    xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
+    if upright:
+        xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
-        return []
-    row_cs, col_cs = _cumsums(mask)
+        return [], xs
+    row_cs, col_cs = cumsums(mask)
     hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
     if occluded is not None:
         hidden |= occluded
-    cover_cs = _cumsums(hidden)
-    ring_cs = _cumsums(thin)
+    cover_cs = cumsums(hidden)
+    ring_cs = cumsums(thin)
     area_cs = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
     found: list[tuple[list[float], float]] = []
     cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
@@ -211,12 +241,12 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
                 for box, t in _close_pair(a, b, *cover_cs, row_cs, mask, min_side):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
-                    if (_inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
-                            and _inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
-                            and _interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
+                    if (inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
+                            and inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
+                            and interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
                         pair.append((box, t))
-            found += drop_label_splits(pair, row_cs, 3 * MAX_LINE, SOLID)
-    return explain_away(dedupe(found), u8.astype(bool) & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))
+            found += drop_label_splits(pair, row_cs, 3 * MAX_LINE, SOLID) if upright else pair
+    return found, xs
 
 
 def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
@@ -250,12 +280,6 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
         if h >= MIN_RUN and starts:
             out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
     return out
-
-
-def _cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W), from one integral image."""
-    ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)     # (H + 1, W + 1)
-    return np.diff(ii, axis=0), np.diff(ii, axis=1)
 
 
 def filled_areas(u8: np.ndarray) -> np.ndarray:
@@ -369,31 +393,3 @@ def _supported(line: Line, top: float, bot: float) -> bool:
     same column has none there)."""
     need = min(MIN_RUN, 0.25 * (bot - top))
     return any(min(b, bot) - max(a, top) >= need for a, b in line.spans)
-
-
-def _interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
-    """Drawn share of a box's inside (``ii``: integral image of the mask): a filled label background is mostly
-    drawn, a box's inside is background with at most a label in it."""
-    x1, y1, x2, y2 = box
-    a, b, c, d = x1 + r + 1, x2 - r, y1 + r + 1, y2 - r
-    if b - a < 2 or d - c < 2:
-        return 1.0
-    return float(ii[d, b] - ii[c, b] - ii[d, a] + ii[c, a]) / ((b - a) * (d - c))
-
-
-def _inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:
-    """Median over the four sides of the drawn share of the 1 px ring just inside the outline.
-
-    An outline encloses background; a label may cover one or two sides of the ring, letters and the gaps of a
-    label background cover most of it.
-    """
-    x1, y1, x2, y2 = box
-    off = r + 2
-    a, b, c, d = x1 + off, x2 - off, y1 + off, y2 - off
-    if b - a < 2 or d - c < 2:
-        return 1.0
-    top = (row_cs[c, b] - row_cs[c, a]) / (b - a)
-    bottom = (row_cs[d, b] - row_cs[d, a]) / (b - a)
-    left = (col_cs[d, a] - col_cs[c, a]) / (d - c)
-    right = (col_cs[d, b] - col_cs[c, b]) / (d - c)
-    return float(np.median([top, bottom, left, right]))
