@@ -480,3 +480,15 @@ def test_boxes_whose_label_spans_their_width_are_found():
             hits += recovered(read_regions(jpeg(draw_regions(plain_ground(seed=5), regions, style), 85)), regions)
             total += len(regions)
     assert hits >= total // 2, hits
+
+
+@pytest.mark.parametrize("rid", [17, 13])
+def test_a_label_background_drawn_across_another_box_side_is_read_whole(rid):
+    """A label above its box, drawn across the right side of a box beside it: the side is erased from the mask
+    where the background piece left of it ("1") is too narrow to be found as a background; that piece joins the
+    background right of the side instead of being read alone as "1"."""
+    style = RegionStyle(color=(0, 255, 255), line_width=4, label_format="{id}", label_position="above",
+                        font_scale=1.0, label_background=True, label_color=(0, 0, 0), font="dejavu_sans_bold")
+    regions = [(4, [140.0, 76.0, 213.0, 178.0]), (rid, [196.0, 123.0, 311.0, 228.0])]
+    found = read_regions(jpeg(draw_regions(plain_ground(seed=2), regions, style), 85))
+    assert recovered(found, regions) == 2, found
