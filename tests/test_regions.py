@@ -15,7 +15,8 @@ import pytest
 from benchmarks.bench_regions import voc_boxes
 from tools.common import ToolError, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
-from tools.regions import Region, read_regions, regions_from_json
+from tools.regions import Region, read_regions
+from tools.regions_json import regions_from_json
 from tools.regions_lines import iou
 from tools.regions_prune import _clean_corners, drop_glued_labels
 
@@ -492,3 +493,14 @@ def test_a_label_background_drawn_across_another_box_side_is_read_whole(rid):
     regions = [(4, [140.0, 76.0, 213.0, 178.0]), (rid, [196.0, 123.0, 311.0, 228.0])]
     found = read_regions(jpeg(draw_regions(plain_ground(seed=2), regions, style), 85))
     assert recovered(found, regions) == 2, found
+
+
+def test_an_unread_label_is_looked_for_where_the_images_other_labels_sit():
+    """A dev overlay (tests/data/README.md) whose label "11", above its box, merges with other outlines into no
+    label blob; the other labels sit above their boxes too, so the picture is read there, at their size."""
+    regions = [(10, [231, 137, 285, 271]), (3, [57, 154, 202, 277]), (15, [475, 257, 626, 338]),
+               (1, [249, 249, 310, 290]), (4, [326, 328, 433, 454]), (12, [181, 72, 361, 162]),
+               (18, [261, 345, 408, 446]), (11, [279, 125, 379, 212]), (19, [295, 178, 401, 258])]
+    found = read_regions(DATA / "overlay_sibling_labels.jpg", include_unlabeled=True)
+    assert recovered(found, [(11, [279, 125, 379, 212])]) == 1, found
+    assert recovered(found, regions) >= 8

@@ -17,8 +17,9 @@ Pipeline of :func:`read_regions`:
    Tesseract), and read again off the picture's own pixels at the blob (:func:`combine_reads` settles them).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
-5. Boxes still unlabeled: the engine's text detector looks at a crop around each; a number is taken where a
-   label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
+5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
+   boxes (:func:`_label_by_siblings`); then the engine's text detector looks at a crop around each; a number is
+   taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
    read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_geom import iou, label_anchors, placement, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures
@@ -57,8 +58,8 @@ SURE_STROKE = 0.99
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
+SIBLING_DIGIT = 0.6          # a digit's width in label heights (a label looked for may have one more than read ones)
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
-_NUMBER = re.compile(r"\d+")
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
 
@@ -176,6 +177,7 @@ def read_regions(
     for (mask, strength), fill in zip(layers, filled):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
     contested = _unique_ids(rgb, regions, allowed)
+    regions = _label_by_siblings(rgb, regions, allowed, {read.id for contest in contested for _, read in contest})
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -313,6 +315,35 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
     return regions
 
 
+def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None,
+                       contested: set[int]) -> list[Region]:
+    """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
+    the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
+    widest width plus one digit (SIBLING_DIGIT x height), and read off the picture; taken when sure (DET_REPLACE)
+    and no other box has its id or read it (``contested``: ids that several boxes read, see :func:`_unique_ids`)."""
+    size = (rgb.shape[1], rgb.shape[0])
+    read = [r for r in regions if r.id >= 0 and r.label_box is not None]
+    unread = [r for r in regions if r.id < 0]
+    if not read or not unread:
+        return regions
+    places = [placement(r.label_box, r.bbox, DET_THICK, size) for r in read]
+    place = max(set(places), key=places.count)
+    same = [r.label_box for r, p in zip(read, places) if p == place]
+    h = float(np.median([b[3] - b[1] for b in same]))
+    w = max(b[2] - b[0] for b in same) + SIBLING_DIGIT * h
+    boxes = []
+    for reg in unread:
+        ax, ay = label_anchors(reg.bbox, w, h, DET_THICK, size)[place]
+        boxes.append((int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h))))
+    taken = {r.id for r in regions if r.id >= 0} | contested
+    for reg, box, (rid, text, conf) in zip(unread, boxes, read_pictures(rgb, [LabelBlob(b, False) for b in boxes])):
+        if rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
+            continue
+        reg.id, reg.label_text, reg.confidence, reg.confirmed, reg.label_box = rid, text, round(conf, 3), False, list(box)
+        taken.add(rid)
+    return regions
+
+
 def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
     """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
     misread digit scores as high as a clean one, 0.95-0.97). Labels read once (``confirmed`` None) are read off the
@@ -356,42 +387,3 @@ def _same_id(regions: list[Region]) -> list[list[Region]]:
         if reg.id >= 0:
             boxes.setdefault(reg.id, []).append(reg)
     return [b for b in boxes.values() if len(b) > 1]
-
-
-def regions_from_json(obj: Any) -> list[Region]:
-    """Regions given by the caller: ``[{"id": 1, "bbox": [x1, y1, x2, y2]}, ...]`` or ``{"1": [x1, y1, x2, y2]}``.
-
-    Also accepts a JSON string. Raises :class:`ToolError` naming the bad entry.
-    """
-    if isinstance(obj, (str, bytes)):
-        import json
-
-        try:
-            obj = json.loads(obj)
-        except ValueError as exc:
-            raise ToolError(f"regions JSON does not parse: {exc}") from exc
-    if isinstance(obj, Mapping):
-        items = [(k, v) for k, v in obj.items()]
-    elif isinstance(obj, Sequence):
-        items = []
-        for i, entry in enumerate(obj):
-            if not isinstance(entry, Mapping) or "id" not in entry or "bbox" not in entry:
-                raise ToolError(f"region entry {i} must be an object with 'id' and 'bbox', got {entry!r}")
-            items.append((entry["id"], entry["bbox"]))
-    else:
-        raise ToolError(f"regions must be a list of {{id, bbox}} or a mapping id -> bbox, got {type(obj).__name__}")
-    out = []
-    for rid, bbox in items:
-        m = _NUMBER.search(str(rid))
-        if m is None:
-            raise ToolError(f"region id {rid!r} contains no number")
-        if not isinstance(bbox, Sequence) or isinstance(bbox, str) or len(bbox) != 4:
-            raise ToolError(f"region {rid!r}: bbox must be [x1, y1, x2, y2], got {bbox!r}")
-        try:
-            x1, y1, x2, y2 = (float(v) for v in bbox)
-        except (TypeError, ValueError) as exc:
-            raise ToolError(f"region {rid!r}: bbox values must be numbers, got {bbox!r}") from exc
-        if not (x2 > x1 and y2 > y1) or not all(np.isfinite([x1, y1, x2, y2])):
-            raise ToolError(f"region {rid!r}: bbox needs x2 > x1 and y2 > y1, got {bbox!r}")
-        out.append(Region(int(m.group()), [x1, y1, x2, y2], str(rid), 1.0))
-    return sorted(out, key=lambda r: r.id)

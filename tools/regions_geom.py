@@ -57,22 +57,33 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
-def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
-    """Distance (px) from a label's top-left corner (``label``: x1, y1, x2, y2) to the nearest usual label place of
-    ``box`` (drawn with outlines ``thick`` px wide; ``size``: image (W, H)): above, below, left of the box, inside
-    its top-left corner or centred in it, as region renderers draw them (kept inside the image)."""
+def label_anchors(box: Sequence[float], w: float, h: float, thick: float,
+                  size: tuple[int, int]) -> list[tuple[float, float]]:
+    """Top-left corners (px) of a ``w`` x ``h`` label at the usual places of ``box`` (drawn with outlines ``thick``
+    px wide; ``size``: image (W, H)), in this order: above, below, left of the box, inside its top-left corner,
+    centred in it; kept inside the image, as region renderers draw them."""
     x1, y1, x2, y2 = box
-    bx1, by1, bx2, by2 = label
-    w, h = bx2 - bx1, by2 - by1
     half = thick / 2
     anchors = [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
                (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
-    best = np.inf
-    for ax, ay in anchors:
-        ax = min(max(ax, 0), size[0] - w)   # renderers keep labels inside the image
-        ay = min(max(ay, 0), size[1] - h)
-        best = min(best, float(np.hypot(bx1 - ax, by1 - ay)))
-    return best
+    return [(min(max(ax, 0), size[0] - w), min(max(ay, 0), size[1] - h)) for ax, ay in anchors]
+
+
+def _anchor_distances(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> list[float]:
+    bx1, by1, bx2, by2 = label
+    return [float(np.hypot(bx1 - ax, by1 - ay)) for ax, ay in label_anchors(box, bx2 - bx1, by2 - by1, thick, size)]
+
+
+def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> float:
+    """Distance (px) from a label's top-left corner (``label``: x1, y1, x2, y2) to the nearest usual label place of
+    ``box`` (:func:`label_anchors`)."""
+    return min(_anchor_distances(label, box, thick, size))
+
+
+def placement(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> int:
+    """Index in :func:`label_anchors` of the usual place of ``box`` nearest to ``label``."""
+    d = _anchor_distances(label, box, thick, size)
+    return d.index(min(d))
 
 
 def cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
