@@ -2,10 +2,10 @@
 
 Pipeline of :func:`read_regions`:
 
-1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are); one mask per colour holds the saturated,
-   bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated too but spread
-   over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines are not
-   supported.
+1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are); one mask per
+   colour holds the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation
+   is saturated too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or
+   black outlines are not supported.
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
    vertical lines, labels glued to an outline told apart from the outline) and :mod:`tools.regions_prune`
    (duplicates, pieces of crossing boxes and glued labels dropped).
@@ -19,8 +19,8 @@ Pipeline of :func:`read_regions`:
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
    boxes (:func:`_label_by_siblings`); then the engine's text detector looks at a crop around each; a number is
-   taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
-   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
+   taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one
+   box that read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
@@ -339,7 +339,8 @@ def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     for reg, box, (rid, text, conf) in zip(unread, boxes, read_pictures(rgb, [LabelBlob(b, False) for b in boxes])):
         if rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
             continue
-        reg.id, reg.label_text, reg.confidence, reg.confirmed, reg.label_box = rid, text, round(conf, 3), False, list(box)
+        reg.id, reg.label_text, reg.confidence = rid, text, round(conf, 3)
+        reg.confirmed, reg.label_box = False, list(box)
         taken.add(rid)
     return regions
 
