@@ -452,7 +452,6 @@ def test_a_label_chained_to_clutter_of_its_hue_is_still_a_label_blob():
     assert any(holds_label(b.box) for b in blobs), (lb, blobs)
 
 
-
 def test_an_overlay_saved_as_jpeg_twice_is_still_read():
     """A generator overlay (JPEG q 61) saved again at q 98: its green (0, 200, 100) outlines kept 162 pixels at the
     saturation that first picks the overlay hues (3,064 before), too few for a colour; the level is lowered when
@@ -461,7 +460,6 @@ def test_an_overlay_saved_as_jpeg_twice_is_still_read():
                (18, [331, 144, 498, 258]), (3, [17, 413, 130, 448]), (8, [568, 252, 608, 307]),
                (15, [57, 254, 239, 371]), (14, [5, 297, 150, 388]), (10, [60, 44, 143, 154])]
     assert recovered(read_regions(DATA / "overlay_resaved.jpg"), regions) >= 6
-
 
 
 def test_boxes_whose_label_spans_their_width_are_found():
@@ -504,3 +502,14 @@ def test_an_unread_label_is_looked_for_where_the_images_other_labels_sit():
     found = read_regions(DATA / "overlay_sibling_labels.jpg", include_unlabeled=True)
     assert recovered(found, [(11, [279, 125, 379, 212])]) == 1, found
     assert recovered(found, regions) >= 8
+
+
+def test_mask_sums_transposed_are_the_sums_of_the_transposed_masks():
+    """The search across horizontal lines reuses the upright pass's sums transposed instead of summing again."""
+    from tools.regions_geom import MaskSums
+
+    rng = np.random.default_rng(0)
+    mask, hidden, thin = (rng.random((37, 53)) < p for p in (0.3, 0.5, 0.2))
+    want, got = MaskSums.of(mask.T, hidden.T, thin.T), MaskSums.of(mask, hidden, thin).transposed()
+    for a, b in [(want.mask, got.mask), (want.cover, got.cover), (want.ring, got.ring), ((want.area,), (got.area,))]:
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))

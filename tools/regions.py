@@ -77,6 +77,11 @@ class Region:
     confirmed: bool | None = False
     label_box: list[int] | None = None   # where the label was read, [x1, y1, x2, y2] px (None: given as JSON)
 
+    def relabel(self, rid: int, text: str, confidence: float, label_box: Sequence[float] | None) -> None:
+        """Take a label read after the first pass over the boxes (by one read: not confirmed)."""
+        self.id, self.label_text, self.confidence, self.confirmed = rid, text, round(confidence, 3), False
+        self.label_box = None if label_box is None else [int(v) for v in label_box]
+
 
 Contest = list[tuple[Region, Region]]   # boxes read as one id, each with a copy of its read before it was dropped
 
@@ -309,8 +314,7 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
             reg.confidence = round(max(reg.confidence, best[3]), 3)
             continue
         taken.discard(reg.id)
-        reg.id, reg.label_text, reg.confidence = best[1], best[2], round(best[3], 3)
-        reg.confirmed, reg.label_box = False, [int(v) for v in best[4]]
+        reg.relabel(best[1], best[2], best[3], best[4])
         taken.add(best[1])
     return regions
 
@@ -339,8 +343,7 @@ def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     for reg, box, (rid, text, conf) in zip(unread, boxes, read_pictures(rgb, [LabelBlob(b, False) for b in boxes])):
         if rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
             continue
-        reg.id, reg.label_text, reg.confidence = rid, text, round(conf, 3)
-        reg.confirmed, reg.label_box = False, list(box)
+        reg.relabel(rid, text, conf, box)
         taken.add(rid)
     return regions
 
@@ -376,7 +379,7 @@ def _restore_contested(regions: list[Region], contests: list[Contest]) -> list[R
         left = [(reg, read) for reg, read in contest if reg.id < 0]
         if len(left) == 1 and left[0][1].id not in held:
             reg, read = left[0]
-            reg.id, reg.label_text, reg.confidence, reg.confirmed = read.id, read.label_text, read.confidence, False
+            reg.relabel(read.id, read.label_text, read.confidence, read.label_box)
             held.add(reg.id)
     return regions
 

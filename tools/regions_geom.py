@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import cv2
@@ -90,6 +91,28 @@ def cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W), from one integral image."""
     ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)     # (H + 1, W + 1)
     return np.diff(ii, axis=0), np.diff(ii, axis=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class MaskSums:
+    """Cumulative sums (:func:`cumsums`) of the masks the rectangle search reads (:mod:`tools.regions_lines`): of
+    the overlay mask, of what hides an outline, of the strokes off filled labels; and the mask's integral image.
+    Computed once and transposed for the search across horizontal lines."""
+
+    mask: tuple[np.ndarray, np.ndarray]
+    cover: tuple[np.ndarray, np.ndarray]
+    ring: tuple[np.ndarray, np.ndarray]
+    area: np.ndarray
+
+    @classmethod
+    def of(cls, mask: np.ndarray, hidden: np.ndarray, thin: np.ndarray) -> MaskSums:
+        area = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
+        return cls((np.diff(area, axis=0), np.diff(area, axis=1)), cumsums(hidden), cumsums(thin), area)
+
+    def transposed(self) -> MaskSums:
+        """The sums of the transposed masks: sums along rows become sums along columns."""
+        (mr, mc), (cr, cc), (rr, rc) = self.mask, self.cover, self.ring
+        return MaskSums((mc.T, mr.T), (cc.T, cr.T), (rc.T, rr.T), self.area.T)
 
 
 def interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:

@@ -63,7 +63,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                 filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
             else:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
-    filled, strokes = _join_cut_backgrounds(filled, strokes, outlines)
+    _join_cut_backgrounds(filled, strokes, outlines)
     letters = [b for b in filled if _next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
     filled = [b for b in filled if b not in letters]
     blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
@@ -98,22 +98,19 @@ def _bridges(rest: np.ndarray, mask: np.ndarray, rects: list[tuple[list[float], 
     return closed & sides & mask.astype(np.uint8)
 
 
-def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]],
-                          outlines: np.ndarray) -> tuple[list[list[int]], list[list[int]]]:
+def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], outlines: np.ndarray) -> None:
     """A label background drawn across another box's vertical side: the side is erased where the background is
     too narrow to be found as one (the "1" of "17" left of the side), leaving a stroke piece beside the background
-    on its rows. Such a piece, at most an erased outline away and on the background's rows (heights within
-    CUT_HEIGHT), joins the background."""
+    on its rows. Such a piece, at most an erased outline away (every column between them erased) and on the
+    background's rows (heights within CUT_HEIGHT), joins the background, in place."""
     for f in filled:
         h = f[3] - f[1]
         for s in [s for s in strokes if abs((s[3] - s[1]) - h) <= CUT_HEIGHT * h
                   and min(f[3], s[3]) - max(f[1], s[1]) >= (1 - CUT_HEIGHT) * h]:
             lo, hi = (s[2], f[0]) if s[0] < f[0] else (f[2], s[0])
-            rows = outlines[f[1]:f[3], lo:hi]
-            if 0 <= hi - lo <= MAX_CUT and (hi == lo or rows.any(axis=0).all()):
+            if 0 <= hi - lo <= MAX_CUT and outlines[f[1]:f[3], lo:hi].any(axis=0).all():
                 f[:] = [min(f[0], s[0]), min(f[1], s[1]), max(f[2], s[2]), max(f[3], s[3])]
                 strokes.remove(s)
-    return filled, strokes
 
 
 def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:

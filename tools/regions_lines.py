@@ -23,8 +23,9 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
    lines along its border.
-   Steps 1-3 run again on the transposed mask (pairs of horizontal lines), for boxes one of whose vertical sides
-   has no line piece of its own: a small box whose label's letters touch both its left and right sides.
+   Steps 1-3 run again on the transposed mask (pairs of horizontal lines, the cumulative sums reused
+   transposed), for boxes one of whose vertical sides has no line piece of its own: a small box whose label's
+   letters touch both its left and right sides.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
 """
@@ -38,7 +39,7 @@ import cv2
 import numpy as np
 
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
-    components, cumsums, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou)
+    MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou)
 from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
@@ -190,46 +191,41 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
 def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
                 occluded: np.ndarray | None) -> list[tuple[list[float], float]]:
     """:func:`find_rectangles` within a crop, before glued labels are dropped: boxes closed across pairs of
-    vertical lines, then across pairs of horizontal lines (a box whose label's letters touch its left and right
-    sides has no vertical line piece of its own)."""
-    found, xs = _paired(mask, min_side, filled, occluded, upright=True)
-    flip, _ = _paired(mask.T, min_side, filled.T, None if occluded is None else occluded.T, upright=False)
-
-    def has_side(x: float, top: float, bot: float) -> bool:
-        return any(abs(ln.pos - x) <= ln.thick / 2 + 1 and _supported(ln, top, bot) for ln in xs)
-
-    def on_found(box: list[float]) -> bool:   # the top and bottom of a box found above: a label glued beside it
-        return any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
-                   and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
-
-    upright = list(found)
-    for b, t in flip:   # only boxes a vertical side of which has no line piece: the others were paired above
-        box = [b[1], b[0], b[3], b[2]]
-        if not (has_side(box[0], box[1], box[3]) and has_side(box[2], box[1], box[3])) and not on_found(box):
-            found.append((box, t))
-    drawn = mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0)
-    return explain_away(dedupe(found), drawn)
+    vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3)."""
+    thin = (mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))   # off the filled labels
+    hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
+    if occluded is not None:
+        hidden |= occluded
+    sums = MaskSums.of(mask, hidden, thin)
+    found, xs = _paired(mask, min_side, filled, thin, sums, upright=True)
+    sideways, _ = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
+    found = found + [(box, t) for b, t in sideways
+                     for box in [[b[1], b[0], b[3], b[2]]] if _unpaired(box, xs, found)]
+    return explain_away(dedupe(found), thin)
 
 
-def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded: np.ndarray | None,
+def _unpaired(box: list[float], xs: list[Line], upright: list[tuple[list[float], float]]) -> bool:
+    """A box closed across horizontal lines that the vertical pass could not close: one of its vertical sides has
+    no line piece of its own (a small box whose label's letters touch both its left and right sides), and it does
+    not share its top and bottom with a box found upright (a label glued beside that box)."""
+    def has_side(x: float) -> bool:
+        return any(abs(ln.pos - x) <= ln.thick / 2 + 1 and _supported(ln, box[1], box[3]) for ln in xs)
+
+    glued = any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
+                and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
+    return not (has_side(box[0]) and has_side(box[2])) and not glued
+
+
+def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndarray, sums: MaskSums,
             upright: bool) -> tuple[list[tuple[list[float], float]], list[Line]]:
     """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3),
-    and the vertical lines; ``upright``: the mask is the image's own (not transposed), where labels go above and
-    below boxes."""
-    u8 = mask.astype(np.uint8)
-    thin = (u8 & ~cv2.dilate(filled, np.ones((3, 3), np.uint8)) & 1).astype(bool)
+    and the vertical lines. ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask
+    is the image's own (not transposed), where labels go above and below boxes."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
         xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
         return [], xs
-    row_cs, col_cs = cumsums(mask)
-    hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
-    if occluded is not None:
-        hidden |= occluded
-    cover_cs = cumsums(hidden)
-    ring_cs = cumsums(thin)
-    area_cs = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
     found: list[tuple[list[float], float]] = []
     cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
@@ -238,14 +234,14 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded: np.
                 continue
             pair = []
             for a, b in _side_pairs(left, right, cut[i] or cut[j]):
-                for box, t in _close_pair(a, b, *cover_cs, row_cs, mask, min_side):
+                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
-                    if (inner_ring_drawn(*ring_cs, ib, r) <= RING_MAX
-                            and inner_ring_drawn(row_cs, col_cs, ib, r) <= LABEL_RING_MAX
-                            and interior_drawn(area_cs, ib, r) <= INTERIOR_MAX):
+                    if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
+                            and inner_ring_drawn(*sums.mask, ib, r) <= LABEL_RING_MAX
+                            and interior_drawn(sums.area, ib, r) <= INTERIOR_MAX):
                         pair.append((box, t))
-            found += drop_label_splits(pair, row_cs, 3 * MAX_LINE, SOLID) if upright else pair
+            found += drop_label_splits(pair, sums.mask[0], 3 * MAX_LINE, SOLID) if upright else pair
     return found, xs
 
 
