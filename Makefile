@@ -15,7 +15,10 @@ export TORCH_HOME := $(CURDIR)/.cache/torch
 export MPLBACKEND := Agg
 export RAY_USAGE_STATS_ENABLED := 0
 
-.PHONY: setup test demo bench clean
+FONT_PACKAGES := fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 fonts-croscore fonts-crosextra-carlito \
+	fonts-noto-core fonts-dejavu-core
+
+.PHONY: setup test demo bench label-reader clean
 
 setup: $(STAMPS)/python
 
@@ -45,6 +48,16 @@ demo: setup
 
 bench: setup
 	$(PY) -m benchmarks.make_bench
+
+# Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~35 min on 2 cores) in the fonts it learns
+# from; the shipped weights make this unnecessary for using the agent.
+label-reader: setup
+	@missing=$$(for p in $(FONT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	$(PY) -m tools.label_reader_train
 
 clean:
 	rm -rf $(VENV) $(STAMPS) .cache

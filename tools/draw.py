@@ -36,7 +36,10 @@ PALETTE: tuple[RGB, ...] = (
 
 _FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 _TTF_FILES = {"dejavu_sans": "DejaVuSans.ttf", "dejavu_sans_bold": "DejaVuSans-Bold.ttf"}
-_HERSHEY = {"hershey_simplex": cv2.FONT_HERSHEY_SIMPLEX, "hershey_duplex": cv2.FONT_HERSHEY_DUPLEX}
+_HERSHEY = {"hershey_simplex": cv2.FONT_HERSHEY_SIMPLEX, "hershey_duplex": cv2.FONT_HERSHEY_DUPLEX,
+            "hershey_plain": cv2.FONT_HERSHEY_PLAIN, "hershey_complex": cv2.FONT_HERSHEY_COMPLEX,
+            "hershey_triplex": cv2.FONT_HERSHEY_TRIPLEX}
+FONT_FILE_SUFFIXES = (".ttf", ".otf")
 _CAP_PX_PER_SCALE = 22.0  # text height in pixels at font_scale 1 (matches cv2 Hershey simplex at scale 1)
 
 
@@ -47,7 +50,9 @@ class RegionStyle:
     color: outline colour (RGB). line_width: outline thickness in px. label_format: ``"Region {id}"`` or
     ``"{id}"``. label_position: one of :data:`LABEL_POSITIONS`. font_scale: text height is about
     ``22 * font_scale`` px. label_background: fill the label box with ``color``. label_color: text colour
-    (RGB). font: one of :data:`FONTS` (DejaVu falls back to Hershey when the font file is missing).
+    (RGB). font: one of :data:`FONTS`, another Hershey face (``hershey_plain``, ``hershey_complex``,
+    ``hershey_triplex``) or the path of a TrueType/OpenType file (DejaVu falls back to Hershey when its file is
+    missing).
     """
 
     color: RGB = (255, 0, 0)
@@ -64,8 +69,8 @@ class RegionStyle:
             raise ValueError(f"label_position must be one of {LABEL_POSITIONS}, got {self.label_position!r}")
         if "{id}" not in self.label_format:
             raise ValueError(f"label_format must contain '{{id}}', got {self.label_format!r}")
-        if self.font not in FONTS:
-            raise ValueError(f"font must be one of {FONTS}, got {self.font!r}")
+        if not (self.font in FONTS or self.font in _HERSHEY or _font_file(self.font)):
+            raise ValueError(f"font must be one of {FONTS + tuple(_HERSHEY)} or a .ttf/.otf file, got {self.font!r}")
         if self.line_width < 1 or self.font_scale <= 0:
             raise ValueError("line_width must be >= 1 px and font_scale > 0")
 
@@ -96,10 +101,16 @@ def random_style(rng: np.random.Generator) -> RegionStyle:
     )
 
 
-@lru_cache(maxsize=64)
+def _font_file(font: str) -> Path | None:
+    """The font file a style names: a DejaVu face of :data:`FONTS`, or a .ttf/.otf path; None when it is missing."""
+    path = _FONT_DIR / _TTF_FILES[font] if font in _TTF_FILES else Path(font)
+    return path if path.suffix.lower() in FONT_FILE_SUFFIXES and path.is_file() else None
+
+
+@lru_cache(maxsize=256)
 def _ttf(font: str, size_px: int):  # -> PIL.ImageFont.FreeTypeFont | None
-    path = _FONT_DIR / _TTF_FILES.get(font, "")
-    if font not in _TTF_FILES or not path.is_file():
+    path = _font_file(font)
+    if path is None:
         return None
     from PIL import ImageFont
 

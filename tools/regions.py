@@ -14,7 +14,8 @@ Pipeline of :func:`read_regions`:
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or
-   Tesseract), and read again off the picture's own pixels at the blob (:func:`combine_reads` settles them).
+   Tesseract), and read again off the picture's own pixels at the blob by the label recognizer
+   (:mod:`tools.label_reader`; :func:`combine_reads` settles the two reads).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
@@ -39,7 +40,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, label_anchors, placement, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures
+from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, second_opinions
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -221,7 +222,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
     twice = [k for k, read in enumerate(first) if not _read_once(read, blobs[near_ids[k]], allowed)]
-    pictures = dict(zip(twice, read_pictures(rgb, [blobs[near_ids[k]] for k in twice])))
+    pictures = dict(zip(twice, second_opinions(rgb, [blobs[near_ids[k]] for k in twice], [first[k] for k in twice],
+                                               read_pictures(rgb, [blobs[near_ids[k]] for k in twice]))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
         if k in pictures:

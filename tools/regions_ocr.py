@@ -10,6 +10,8 @@ of preference (``UAV_AGENT_OCR_ENGINE`` = ``rapidocr`` or ``tesseract`` forces o
 - ``tesseract``: Debian's engine and ``eng`` model, in process through tesserocr (~10 ms a crop), or the
   pytesseract subprocess (~200 ms a crop) when tesserocr is missing.
 
+Labels are read off the picture's own pixels by :mod:`tools.label_reader` (:func:`read_pictures`).
+
 Reading: first the whole label as one text line (whitelist ``Region0123456789``), the number is its last group of
 digits; when that finds no digits, the right-most word of the label (split at column gaps wider than
 WORD_GAP x label height) is read again as a single word, then as a single character, with a digits whitelist.
@@ -28,6 +30,7 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
+from tools.label_reader import READER
 from tools.regions_geom import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
@@ -40,9 +43,10 @@ DET_MIN_SIDE = 480  # px, shorter side a crop is scaled to for text detection
 # labels are 1-9 characters, and the padding cost a third of the reading time for no accuracy (dev overlays: the
 # same recovered count at 160 and 320)
 REC_MIN_WIDTH = 160
+LETTER_PAD = 2      # px, padding renderers draw around a label's letters (tools.draw: at least 2 px)
+RAW_PAD = 0.15      # margin around a label cut from the picture for the text-line engine, in label heights
+INSET = 0.15        # margin cut off inside a label background read so, in label heights
 FILL_PAD = 4        # px added around a filled label's box before its letters (enclosed holes) are found
-RAW_PAD = 0.15      # margin around a label cut from the picture, in label heights
-INSET = 0.15        # margin cut off inside a label background read from the picture, in label heights
 WORD_GAP = 0.25     # gap between "Region" and the number, in label heights
 _NUMBER = re.compile(r"\d+")
 _LEADING_ONE = re.compile(r"(?<![A-Za-z])[il](\d)")   # a "1" read as the "i" of the line whitelist
@@ -302,9 +306,23 @@ def picture_label(rgb: np.ndarray, box: tuple[int, int, int, int], inside: bool 
 
 
 def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[Read]:
-    """(number or None, text, confidence) of each label blob read off the image's own pixels: a filled label
-    inside its background, stroke text with a margin around it and, when that finds no digits, inside it too (a
-    label background taken for strokes)."""
+    """(number or None, digits, confidence) of each label blob read off the image's own pixels by the label
+    recognizer (:mod:`tools.label_reader`): the letters as drawn, without the overlay-colour mask, whose thresholds
+    lose thin strokes that JPEG's halved colour resolution blurs."""
+    return READER.read(rgb, [b.box if b.filled else _with_pad(b.box) for b in blobs])
+
+
+def _with_pad(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """A stroke label's letters grown by the padding renderers draw around them (the recognizer learnt on labels
+    cut at their drawn box). Dev overlays (seed 1, 949 regions), exact regions by padding: none 867, 1 px 873,
+    2 px 875, 3 px 861, 15 % of the height 860 (an earlier checkpoint of the recognizer)."""
+    x1, y1, x2, y2 = box
+    return x1 - LETTER_PAD, y1 - LETTER_PAD, x2 + LETTER_PAD, y2 + LETTER_PAD
+
+
+def text_line_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[Read]:
+    """:func:`read_pictures` by the text-line engine (PP-OCRv4 or Tesseract) instead: a filled label inside its
+    background, stroke text with a margin around it and, when that finds no digits, inside it too."""
     def read(boxes: list[tuple[int, int, int, int]], inside: list[bool]) -> list[Read]:
         return [_number(*r) for r in OCR.read_many([picture_label(rgb, b, i) for b, i in zip(boxes, inside)])]
 
@@ -313,6 +331,21 @@ def read_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[Read]:
     for k, again in zip(retry, read([blobs[k].box for k in retry], [True] * len(retry))):
         first[k] = again
     return first
+
+
+def second_opinions(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: list[Read],
+                    picture_reads: list[Read]) -> list[Read]:
+    """Picture reads of labels whose mask and picture reads name different numbers, decided by a third reader
+    (:func:`text_line_pictures`): the number it agrees with stands as the picture's read (a vote of two readers
+    to one); where it agrees with neither, the picture read is kept."""
+    out = list(picture_reads)
+    split = [k for k, (m, p) in enumerate(zip(mask_reads, picture_reads)) if None not in (m[0], p[0]) and m[0] != p[0]]
+    for k, third in zip(split, text_line_pictures(rgb, [blobs[k] for k in split])):
+        for agreed in (mask_reads[k], picture_reads[k]):
+            if third[0] == agreed[0]:
+                out[k] = (agreed[0], third[1], max(third[2], agreed[2]))
+                break
+    return out
 
 
 def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> Read:

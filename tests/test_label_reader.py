@@ -1,0 +1,101 @@
+"""The region-label recognizer: its input geometry, CTC decoding, the weights loading path (on a randomly
+initialised model of the real architecture) and the shipped weights on labels drawn in the benchmark's fonts,
+which training never sees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent.config import Config, MissingWeightsError
+from tools.common import ToolError, load_image
+from tools.draw import FONTS, RegionStyle, draw_regions, label_box, random_style
+from tools.label_reader import CHARSET, HEIGHT, WIDTH, LabelReader, ctc_decode, label_crop
+
+
+def test_label_crop_keeps_the_label_and_its_margin_scaled_to_the_input_height():
+    rgb = np.zeros((100, 200, 3), np.uint8)
+    rgb[40:60, 50:90] = 255                       # a 40 x 20 px label
+    crop = label_crop(rgb, (50, 40, 90, 60))      # margin 5 px each side: 50 x 30 px -> 53 x 32 px
+    assert crop.shape == (HEIGHT, WIDTH, 3)
+    cols = np.flatnonzero(crop[HEIGHT // 2, :, 0] > 127)
+    assert cols[0] == pytest.approx(5 * HEIGHT / 30, abs=1) and cols[-1] == pytest.approx(45 * HEIGHT / 30, abs=1)
+    assert not crop[:, 60:].any()                 # the canvas right of the label stays black
+
+
+def test_label_crop_at_the_image_border_and_bad_boxes():
+    rgb = np.full((50, 50, 3), 200, np.uint8)
+    assert label_crop(rgb, (-5, -5, 20, 10)).shape == (HEIGHT, WIDTH, 3)          # edge replicated
+    assert label_crop(rgb, (0, 0, 2000, 10))[:, -1].any()                          # squeezed to WIDTH
+    with pytest.raises(ToolError, match="x2 > x1"):
+        label_crop(rgb, (10, 10, 10, 20))
+
+
+def test_ctc_decode_merges_repeats_and_drops_blanks():
+    path = [2, 2, 0, 2, 0, 0, 4, 4]               # "1", "1" again after a blank, then "3"
+    logits = np.full((1, len(path), 1 + len(CHARSET)), -10.0)
+    logits[0, np.arange(len(path)), path] = 10.0
+    (text, conf), = ctc_decode(logits)
+    assert text == "113" and conf > 0.99
+    logits[0, 0] = 0.0                             # an undecided first step: the path is less probable
+    assert ctc_decode(logits)[0][1] < 0.2
+
+
+def test_training_fonts_are_never_drawn_by_the_benchmark_styles():
+    from tools.label_reader_train import training_fonts
+
+    rng = np.random.default_rng(3)
+    assert {random_style(rng).font for _ in range(300)} == set(FONTS)
+    names = {Path(f).name for f in training_fonts()}
+    assert names and not names & {"hershey_simplex", "hershey_duplex", "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"}
+
+
+def test_a_style_may_name_a_font_file(tmp_path):
+    font = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+    if not font.is_file():
+        pytest.skip("DejaVu Serif is not installed")
+    style = RegionStyle(font=str(font), label_background=False, label_color=(255, 0, 0))
+    drawn = draw_regions(np.zeros((120, 200, 3), np.uint8), [(7, [40, 50, 160, 110])], style)
+    x1, y1, x2, y2 = label_box([40, 50, 160, 110], "Region 7", style, (200, 120))
+    assert (drawn[y1:y2, x1:x2, 0] > 128).sum() > 30          # the label's letters are drawn in its colour
+    with pytest.raises(ValueError, match="ttf"):
+        RegionStyle(font=str(tmp_path / "missing.ttf"))
+
+
+def test_loading_path_on_a_randomly_initialised_model(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from tools.label_reader_train import build_model, export_onnx
+
+    path = tmp_path / "reader.onnx"
+    export_onnx(build_model(), path)
+    reads = LabelReader(str(path)).read(np.zeros((64, 64, 3), np.uint8), [(2, 2, 30, 20), (10, 10, 40, 30)])
+    assert len(reads) == 2 and all(0.0 <= conf <= 1.0 for _, _, conf in reads)
+    monkeypatch.setenv("UAV_AGENT_LABEL_READER_MODEL", str(tmp_path / "missing.onnx"))
+    with pytest.raises(MissingWeightsError, match="label_reader_model"):
+        Config.from_env().resolved_label_reader_model()
+
+
+def test_shipped_reader_reads_labels_in_fonts_it_never_saw(shared_data):
+    """Labels drawn in the benchmark's fonts (all four), both formats, filled or not, inside their boxes on a real
+    orthophoto (400 x 400 px)."""
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    rng = np.random.default_rng(5)
+    size = (img.shape[1], img.shape[0])
+    right = total = 0
+    for k in range(36):
+        font = FONTS[k % len(FONTS)]
+        style = RegionStyle(color=(255, 0, 0) if k % 3 else (0, 255, 255), line_width=3,
+                            label_format=("Region {id}", "{id}")[k % 2], label_position="inside_top_left",
+                            font_scale=0.7, label_background=bool(k % 4 < 2),
+                            label_color=(255, 255, 255) if k % 4 < 2 else (255, 0, 0) if k % 3 else (0, 255, 255),
+                            font=font)
+        ids = [int(i) for i in rng.choice(100, 2, replace=False)]
+        boxes = [[15.0, 60.0, 195.0, 180.0], [210.0, 60.0, 390.0, 180.0]]   # wide enough to hold "Region 88"
+        drawn = draw_regions(img, list(zip(ids, boxes)), style)
+        labels = [label_box(b, style.label_format.format(id=i), style, size) for i, b in zip(ids, boxes)]
+        reads = LabelReader().read(drawn, labels)
+        right += sum(r[0] == i for r, i in zip(reads, ids))
+        total += len(ids)
+    assert right / total >= 0.95, f"{right} of {total} labels read right"

@@ -1,0 +1,101 @@
+"""Read a region label's number off the picture with a small recognizer made for overlay labels.
+
+The general text recognizer (PP-OCRv4, :mod:`tools.regions_ocr`) reads a clean label crop right about 96 % of the
+time on our overlays; it misreads small labels, labels crossed by another box's outline (the line reads as "1")
+and "Region" garbled into digits. This recognizer reads only the number: a CNN over the label's picture, CTC
+decoding over the ten digits, trained by :mod:`tools.label_reader_train` on overlays drawn in fonts and on
+backgrounds that the overlay benchmark never uses. Its weights (ONNX, ~1 MB) ship with the package; the
+``label_reader_model`` setting points elsewhere.
+
+Conventions: images are RGB ``uint8``; a label box is ``(x1, y1, x2, y2)`` in px; a read is
+``(number or None, text, confidence in [0, 1])`` (confidence: probability of the whole decoded path).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tools.common import ToolError
+
+CHARSET = "0123456789"       # CTC classes 1..10; class 0 is the blank
+HEIGHT, WIDTH = 32, 160      # px, the recognizer's input (a label is scaled to HEIGHT, squeezed when wider)
+MARGIN = 0.25                # picture kept around a label box, in label heights
+Read = tuple[int | None, str, float]
+
+
+def label_crop(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
+    """The recognizer's input for a label box: the picture MARGIN x height around it (edge-replicated beyond the
+    image), scaled to HEIGHT px, left-aligned on a black WIDTH px canvas (squeezed to WIDTH when wider)."""
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    if x2 <= x1 or y2 <= y1:
+        raise ToolError(f"a label box needs x2 > x1 and y2 > y1, got {list(box)!r}")
+    m = max(1, round(MARGIN * (y2 - y1)))
+    x1, y1, x2, y2 = x1 - m, y1 - m, x2 + m, y2 + m
+    h, w = rgb.shape[:2]
+    crop = rgb[max(0, y1):min(h, y2), max(0, x1):min(w, x2)]
+    if crop.size == 0:
+        return np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    crop = cv2.copyMakeBorder(crop, max(0, -y1), max(0, y2 - h), max(0, -x1), max(0, x2 - w), cv2.BORDER_REPLICATE)
+    scale = HEIGHT / crop.shape[0]
+    width = int(min(WIDTH, max(1, round(crop.shape[1] * scale))))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    out = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    out[:, :width] = cv2.resize(crop, (width, HEIGHT), interpolation=interp)
+    return out
+
+
+def to_input(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """A batch (N, 3, HEIGHT, WIDTH) float32 in [-1, 1] from :func:`label_crop` outputs."""
+    x = np.stack(crops).astype(np.float32).transpose(0, 3, 1, 2)
+    return x / 127.5 - 1.0
+
+
+def ctc_decode(logits: np.ndarray) -> list[tuple[str, float]]:
+    """Greedy CTC decoding of (N, T, 1 + len(CHARSET)) logits: (digits, probability of the best path)."""
+    z = logits - logits.max(axis=2, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
+    best = logp.argmax(axis=2)
+    out = []
+    for path, lp in zip(best, logp):
+        keep = (path > 0) & np.concatenate([[True], path[1:] != path[:-1]])
+        text = "".join(CHARSET[c - 1] for c in path[keep])
+        out.append((text, float(np.exp(lp[np.arange(len(path)), path].sum()))))
+    return out
+
+
+class LabelReader:
+    """The ONNX recognizer, started on first use (weights: ``Config.label_reader_model``); calls serialised."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self._path = path
+        self._session: Any = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        import onnxruntime as ort
+
+        from agent.config import Config
+
+        path = self._path or Config.from_env().resolved_label_reader_model()   # MissingWeightsError names it
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads, opts.inter_op_num_threads = 1, 1
+        self._session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+
+    def read(self, rgb: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Read]:
+        """One read per label box of the RGB image (one batched call)."""
+        if not len(boxes):
+            return []
+        x = to_input([label_crop(rgb, b) for b in boxes])
+        with self._lock:
+            if self._session is None:
+                self._start()
+            logits = self._session.run(None, {"image": x})[0]
+        return [(int(text) if text else None, text, conf) for text, conf in ctc_decode(logits)]
+
+
+READER = LabelReader()

@@ -1,0 +1,269 @@
+"""Train the region-label recognizer of :mod:`tools.label_reader` on overlays drawn for it, and export it to ONNX.
+
+Held out from the overlay benchmark (benchmarks/bench_regions.py) by construction: labels are drawn only in
+:func:`training_fonts` (the benchmark draws in :data:`tools.draw.FONTS`), on backgrounds the benchmark
+never uses (``opencv_aero`` and the ``dji_survey_dev`` photos after its first three, cut at random places, scales
+and orientations), with ids 0-199 (the benchmark's are 0-20). Each scene is drawn as the benchmark's renderer
+draws (:func:`tools.draw.draw_regions`, boxes crossing each other, JPEG quality 50-98); each label is cut the way
+the reader is asked to read it: at its box, moved and widened as a label finder would get it wrong. Windows
+beside a box where no label lies teach the recognizer to read nothing.
+
+Run: ``.venv/bin/python -m tools.label_reader_train [--samples 140000] [--steps 3500]`` (the shipped weights'
+settings); writes ``tools/weights/label_reader.onnx`` (and the torch weights beside it, ``.pt``, not shipped) and
+prints the accuracy on scenes not trained on. ~40 min on 2 cores. The fonts come from Debian packages
+(``make label-reader`` installs them; see FONT_FAMILIES).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tools.common import jpeg_roundtrip, load_image
+from tools.draw import LABEL_POSITIONS, PALETTE, RegionStyle, draw_regions, label_box, legible_layout
+from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+OUT = ROOT / "tools" / "weights" / "label_reader.onnx"
+FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
+# Latin text faces of Debian's font packages (fonts-liberation2, fonts-freefont-ttf, fonts-urw-base35,
+# fonts-croscore, fonts-crosextra-carlito, fonts-noto-core, fonts-dejavu-core); DejaVu Sans and its variants are
+# left out: the benchmark draws in DejaVu Sans and DejaVu Sans Bold.
+FONT_FAMILIES = ("Liberation", "Free", "Arimo", "Tinos", "Cousine", "Carlito", "NimbusSans", "NimbusRoman",
+                 "NimbusMono", "URWGothic", "URWBookman", "C059", "P052", "NotoSans-", "NotoSerif-",
+                 "NotoSansMono-", "DejaVuSerif", "DejaVuSansMono")
+HERSHEY_FACES = ("hershey_plain", "hershey_complex", "hershey_triplex")
+
+
+def training_fonts() -> list[str]:
+    """The fonts labels are drawn in for training: Hershey faces the benchmark does not use, and the font files of
+    FONT_FAMILIES installed here (never tools.draw.FONTS)."""
+    files = sorted({str(p) for d in FONT_DIRS for suffix in ("ttf", "otf") for p in d.rglob(f"*.{suffix}")
+                    if p.name.startswith(FONT_FAMILIES)})
+    return list(HERSHEY_FACES) + files
+
+
+def backgrounds() -> list[np.ndarray]:
+    """RGB images no benchmark overlay is drawn on (bench_regions uses the first three dji_survey_dev photos)."""
+    dji = sorted((DATA / "dji_survey_dev" / "images").glob("*.JPG"))[3:]
+    paths = sorted((DATA / "opencv_aero").glob("*.jpg")) + dji
+    if not paths:
+        raise SystemExit(f"no background images under {DATA}")
+    return [load_image(p) for p in paths]
+
+
+def _background(rng: np.random.Generator, bgs: list[np.ndarray]) -> np.ndarray:
+    """A random cut of a background: 320-960 px wide, any orientation, brightness and contrast jittered."""
+    img = bgs[int(rng.integers(len(bgs)))]
+    w = int(rng.integers(320, 961))
+    h = int(w * rng.uniform(0.55, 1.0))
+    scale = rng.uniform(0.15, 1.0)
+    sw, sh = min(img.shape[1], int(w / scale)), min(img.shape[0], int(h / scale))
+    x, y = int(rng.integers(0, img.shape[1] - sw + 1)), int(rng.integers(0, img.shape[0] - sh + 1))
+    cut = cv2.resize(img[y:y + sh, x:x + sw], (w, h), interpolation=cv2.INTER_AREA)
+    cut = np.rot90(cut, int(rng.integers(4))) if rng.random() < 0.5 else cut
+    gain, bias = rng.uniform(0.6, 1.3), rng.uniform(-40, 40)
+    if rng.random() < 0.15:   # thermal-like grey frames
+        cut = np.repeat(cv2.cvtColor(np.ascontiguousarray(cut), cv2.COLOR_RGB2GRAY)[:, :, None], 3, axis=2)
+    return np.clip(cut.astype(np.float32) * gain + bias, 0, 255).astype(np.uint8)
+
+
+def _colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    if rng.random() < 0.6:
+        return PALETTE[int(rng.integers(len(PALETTE)))]
+    hsv = np.uint8([[[rng.integers(180), rng.integers(200, 256), rng.integers(200, 256)]]])
+    return tuple(int(c) for c in cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0])
+
+
+def training_style(rng: np.random.Generator, fonts: list[str]) -> RegionStyle:
+    """A random overlay style in a training font (cf. :func:`tools.draw.random_style`, with wider ranges)."""
+    color = _colour(rng)
+    background = bool(rng.random() < 0.5)
+    luma = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2]
+    return RegionStyle(
+        color=color, line_width=int(rng.integers(1, 7)),
+        label_format=("Region {id}", "{id}")[int(rng.integers(2))],
+        label_position=LABEL_POSITIONS[int(rng.integers(len(LABEL_POSITIONS)))],
+        font_scale=float(rng.uniform(0.4, 1.3)), label_background=background,
+        label_color=((0, 0, 0) if luma > 150 else (255, 255, 255)) if background else color,
+        font=fonts[int(rng.integers(len(fonts)))])
+
+
+def _ids(rng: np.random.Generator, n: int) -> list[int]:
+    pool = 1000 if rng.random() < 0.05 else (200 if rng.random() < 0.3 else 40)
+    return [int(i) for i in rng.choice(pool, size=n, replace=False)]
+
+
+def scene(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str]):
+    """(overlaid JPEG-decoded RGB, [(id, box)], styles): 2-12 boxes, often crossing, one or many styles."""
+    img = _background(rng, bgs)
+    h, w = img.shape[:2]
+    for _ in range(30):
+        n = int(rng.integers(2, 13))
+        sides = rng.uniform(0.04, 0.35, size=(n, 2)) * (w, h)
+        corners = rng.uniform(0, 1, size=(n, 2)) * ((w, h) - sides - 4) + 2
+        boxes = [[round(x), round(y), round(x + bw), round(y + bh)] for (x, y), (bw, bh) in zip(corners, sides)]
+        regions = list(zip(_ids(rng, n), boxes))
+        styles = [training_style(rng, fonts)] * n if rng.random() < 0.6 else [training_style(rng, fonts) for _ in boxes]
+        if legible_layout(regions, styles, (w, h)):
+            return jpeg_roundtrip(draw_regions(img, regions, styles), int(rng.integers(50, 99))), regions, styles
+    return None
+
+
+def _jitter(rng: np.random.Generator, box: list[int]) -> list[float]:
+    """A label box as a label finder might give it: edges off by ~0.1 height, sometimes a digit wider."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    h = y2 - y1
+    d = rng.normal(0, 0.1 * h, 4)
+    x1, y1, x2, y2 = x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]
+    if rng.random() < 0.3:
+        x2 += rng.uniform(0, 0.7 * h)
+    return [x1, y1, max(x2, x1 + 0.5 * h), max(y2, y1 + 0.5 * h)]
+
+
+def scene_samples(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str]) -> list[tuple[np.ndarray, str]]:
+    """(label_crop, digits) for each label of one scene, and ("") windows beside boxes that hold no label."""
+    made = scene(rng, bgs, fonts)
+    if made is None:
+        return []
+    img, regions, styles = made
+    size = (img.shape[1], img.shape[0])
+    labels = [label_box(b, st.label_format.format(id=i), st, size) for (i, b), st in zip(regions, styles)]
+    out = [(label_crop(img, _jitter(rng, lb)), str(i)) for (i, _), lb in zip(regions, labels)]
+    for (i, b), st, lb in zip(regions, styles, labels):
+        if rng.random() < 0.25:   # a window at another usual place of this box, if it touches no label
+            other = RegionStyle(**{**st.__dict__, "label_position": LABEL_POSITIONS[int(rng.integers(5))]})
+            win = label_box(b, st.label_format.format(id=i), other, size)
+            if all(min(win[2], o[2]) <= max(win[0], o[0]) or min(win[3], o[3]) <= max(win[1], o[1]) for o in labels):
+                out.append((label_crop(img, _jitter(rng, win)), ""))
+    return out
+
+
+def _make(args: tuple[int, int]) -> tuple[np.ndarray, list[str]]:
+    seed, count = args
+    rng, bgs, fonts = np.random.default_rng(seed), backgrounds(), training_fonts()
+    crops: list[np.ndarray] = []
+    texts: list[str] = []
+    while len(crops) < count:
+        for crop, text in scene_samples(rng, bgs, fonts):
+            crops.append(crop)
+            texts.append(text)
+    return np.stack(crops[:count]), texts[:count]
+
+
+def dataset(seed: int, count: int, workers: int = 2) -> tuple[np.ndarray, list[str]]:
+    """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``)."""
+    parts = [(seed * 1000 + k, count // workers + (k < count % workers)) for k in range(workers)]
+    with mp.get_context("spawn").Pool(workers) as pool:
+        made = pool.map(_make, parts)
+    return np.concatenate([m[0] for m in made]), [t for m in made for t in m[1]]
+
+
+def build_model():
+    """The recognizer: a VGG-style CNN collapsing height to one row of WIDTH/4 steps, two 1-D context convs,
+    and per-step scores for the blank and the ten digits (about 0.5 M weights)."""
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, pool: tuple[int, int] | None) -> list[nn.Module]:
+        layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+        return layers + ([nn.MaxPool2d(pool)] if pool else [])
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cnn = nn.Sequential(*block(3, 32, (2, 2)), *block(32, 64, (2, 2)), *block(64, 96, None),
+                                     *block(96, 96, (2, 1)), *block(96, 128, (2, 1)),
+                                     nn.Conv2d(128, 128, (HEIGHT // 16, 1)), nn.ReLU())
+            self.seq = nn.Sequential(nn.Conv1d(128, 128, 3, padding=1), nn.ReLU(),
+                                     nn.Conv1d(128, 128, 3, padding=1), nn.ReLU(), nn.Conv1d(128, 1 + len(CHARSET), 1))
+
+        def forward(self, x):   # (N, 3, H, W) -> (N, T, classes)
+            return self.seq(self.cnn(x).squeeze(2)).transpose(1, 2)
+
+    return Net()
+
+
+def export_onnx(model, path: Path) -> None:
+    """Save ``model`` (eval mode) as ONNX with input ``image`` (N, 3, HEIGHT, WIDTH) and output ``logits``."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, HEIGHT, WIDTH), str(path), input_names=["image"],
+                      output_names=["logits"], dynamic_axes={"image": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+
+
+def accuracy(model, crops: np.ndarray, texts: list[str]) -> float:
+    """Share of crops whose decoded digits equal the target exactly."""
+    import torch
+
+    model.eval()
+    right = 0
+    with torch.no_grad():
+        for k in range(0, len(crops), 512):
+            logits = model(torch.from_numpy(to_input(list(crops[k:k + 512])))).numpy()
+            right += sum(t == want for (t, _), want in zip(ctc_decode(logits), texts[k:k + 512]))
+    model.train()
+    return right / max(1, len(texts))
+
+
+def train(samples: int, steps: int, batch: int, seed: int, out: Path, init: Path | None = None) -> None:
+    import torch
+    import torch.nn.functional as F
+    from tqdm import tqdm
+
+    torch.manual_seed(seed)
+    t0 = time.time()
+    print(f"{len(training_fonts())} training fonts")
+    crops, texts = dataset(seed, samples)
+    val_crops, val_texts = dataset(seed + 1, max(1000, samples // 30))
+    print(f"{len(texts)} training and {len(val_texts)} validation crops drawn in {time.time() - t0:.0f} s")
+    targets = [torch.tensor([CHARSET.index(c) + 1 for c in t], dtype=torch.long) for t in texts]
+    model = build_model()
+    if init is not None:
+        model.load_state_dict(torch.load(init))
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    rng = np.random.default_rng(seed)
+    for step in (bar := tqdm(range(steps), desc="training")):
+        idx = rng.integers(0, len(texts), batch)
+        x = torch.from_numpy(to_input(list(crops[idx])))
+        logp = F.log_softmax(model(x), dim=2).transpose(0, 1)   # (T, N, C)
+        tgt = [targets[i] for i in idx]
+        lengths = torch.tensor([len(t) for t in tgt])
+        loss = F.ctc_loss(logp, torch.cat(tgt), torch.full((batch,), logp.shape[0], dtype=torch.long), lengths,
+                          zero_infinity=True)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0:
+            bar.set_postfix(loss=f"{loss.item():.3f}")
+        if (step + 1) % 1000 == 0 or step + 1 == steps:
+            print(f"step {step + 1}: validation exact {accuracy(model, val_crops, val_texts):.4f}", flush=True)
+            export_onnx(model, out)
+            torch.save(model.state_dict(), out.with_suffix(".pt"))
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--samples", type=int, default=140_000)
+    ap.add_argument("--steps", type=int, default=3500)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--init", type=Path, default=None, help="start from these weights (a .pt the training saved)")
+    args = ap.parse_args()
+    train(args.samples, args.steps, args.batch, args.seed, args.out, args.init)
+
+
+if __name__ == "__main__":
+    main()
