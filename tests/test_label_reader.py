@@ -99,3 +99,20 @@ def test_shipped_reader_reads_labels_in_fonts_it_never_saw(shared_data):
         right += sum(r[0] == i for r, i in zip(reads, ids))
         total += len(ids)
     assert right / total >= 0.95, f"{right} of {total} labels read right"
+
+
+def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(shared_data):
+    """A clearly drawn label "7": when the mask read says 7 and the picture read says 1, the text-line engine's
+    read of the picture (7) sides with the mask; reads that agree, or that lack a number, are left alone."""
+    from tools.regions_ocr import LabelBlob, settle_disagreements
+
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    style = RegionStyle(color=(255, 0, 0), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
+    box = [60.0, 120.0, 260.0, 300.0]
+    drawn = draw_regions(img, [(7, box)], style)
+    blob = LabelBlob(tuple(label_box(box, "7", style, (400, 400))), True)
+    mask, picture = (7, "7", 0.4), (1, "1", 0.6)
+    assert settle_disagreements(drawn, [blob], [mask], [picture])[0][0] == 7
+    assert settle_disagreements(drawn, [blob], [(None, "", 0.0)], [picture]) == [picture]
+    assert settle_disagreements(drawn, [blob], [(1, "1", 0.9)], [picture]) == [picture]

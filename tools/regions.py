@@ -40,7 +40,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, label_anchors, placement, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, second_opinions
+from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, settle_disagreements
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -222,7 +222,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
     twice = [k for k, read in enumerate(first) if not _read_once(read, blobs[near_ids[k]], allowed)]
-    pictures = dict(zip(twice, second_opinions(rgb, [blobs[near_ids[k]] for k in twice], [first[k] for k in twice],
+    pictures = dict(zip(twice, settle_disagreements(rgb, [blobs[near_ids[k]] for k in twice], [first[k] for k in twice],
                                                read_pictures(rgb, [blobs[near_ids[k]] for k in twice]))))
     for k, j in enumerate(near_ids):
         both: bool | None = None

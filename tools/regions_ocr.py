@@ -333,7 +333,7 @@ def text_line_pictures(rgb: np.ndarray, blobs: list[LabelBlob]) -> list[Read]:
     return first
 
 
-def second_opinions(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: list[Read],
+def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: list[Read],
                     picture_reads: list[Read]) -> list[Read]:
     """Picture reads of labels whose mask and picture reads name different numbers, decided by a third reader
     (:func:`text_line_pictures`): the number it agrees with stands as the picture's read (a vote of two readers
