@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
-from tools.label_reader import READER
+from tools.label_reader import READER, Read   # Read: a label's number (None: no digits), the text read, confidence
 from tools.regions_geom import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
@@ -54,7 +54,6 @@ _ZERO = re.compile("(?<![A-Za-z])[Oo\u3002](?![A-Za-z])")
 PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
 
 
-Read = tuple[int | None, str, float]   # a label's number (None: no digits read), the text read, OCR confidence
 
 
 @dataclasses.dataclass
