@@ -116,3 +116,14 @@ def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(s
     assert settle_disagreements(drawn, [blob], [mask], [picture])[0][0] == 7
     assert settle_disagreements(drawn, [blob], [(None, "", 0.0)], [picture]) == [picture]
     assert settle_disagreements(drawn, [blob], [(1, "1", 0.9)], [picture]) == [picture]
+
+
+def test_training_samples_are_label_crops_with_the_drawn_ids():
+    from tools.label_reader_train import scene_samples
+
+    rng = np.random.default_rng(0)
+    bg = (np.random.default_rng(1).random((600, 800, 3)) * 255).astype(np.uint8)
+    samples = [s for _ in range(5) for s in scene_samples(rng, [bg], ["hershey_plain", "hershey_complex"])]
+    assert samples and all(crop.shape == (HEIGHT, WIDTH, 3) and crop.dtype == np.uint8 for crop, _ in samples)
+    assert all(text == "" or (text.isdigit() and int(text) < 1000) for _, text in samples)
+    assert any(text == "" for _, text in samples) and any(text for _, text in samples)
