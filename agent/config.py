@@ -112,8 +112,8 @@ class Config:
         return _require("ocr_det_model", path)
 
     def resolved_label_reader_model(self) -> str:
-        bundled = Path(__file__).resolve().parents[1] / "tools" / "weights" / "label_reader.onnx"
-        return _require("label_reader_model", self.label_reader_model or str(bundled))
+        path = self.label_reader_model or _bundled("tools", "weights", "label_reader.onnx")
+        return _require("label_reader_model", path)
 
     def resolved_sam_checkpoint(self) -> str:
         return _require("sam_checkpoint", self.sam_checkpoint)

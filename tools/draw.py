@@ -75,7 +75,7 @@ class RegionStyle:
             raise ValueError("line_width must be >= 1 px and font_scale > 0")
 
 
-def _contrast_text_color(color: RGB) -> RGB:
+def contrast_text_color(color: RGB) -> RGB:
     """White or black, whichever reads better on ``color`` (Rec. 601 luma)."""
     luma = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2]
     return (0, 0, 0) if luma > 150 else (255, 255, 255)
@@ -96,7 +96,7 @@ def random_style(rng: np.random.Generator) -> RegionStyle:
         label_position=LABEL_POSITIONS[int(rng.integers(len(LABEL_POSITIONS)))],
         font_scale=float(rng.uniform(0.55, 1.1)),
         label_background=background,
-        label_color=_contrast_text_color(color) if background else color,
+        label_color=contrast_text_color(color) if background else color,
         font=FONTS[int(rng.integers(len(FONTS)))],
     )
 

@@ -56,7 +56,8 @@ def to_input(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def ctc_decode(logits: np.ndarray) -> list[tuple[str, float]]:
-    """Greedy CTC decoding of (N, T, 1 + len(CHARSET)) logits: (digits, probability of the best path)."""
+    """Greedy CTC decoding of (N, T, 1 + len(CHARSET)) logits: (digits, probability of the best path). Written here
+    because the decoders of torch and torchaudio need torch at run time, which reading a label should not."""
     z = logits - logits.max(axis=2, keepdims=True)
     logp = z - np.log(np.exp(z).sum(axis=2, keepdims=True))
     best = logp.argmax(axis=2)

@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import LABEL_POSITIONS, PALETTE, RegionStyle, draw_regions, label_box, legible_layout
+from tools.draw import (LABEL_POSITIONS, PALETTE, RegionStyle, contrast_text_color, draw_regions, label_box,
+                        legible_layout)
 from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,13 +86,12 @@ def training_style(rng: np.random.Generator, fonts: list[str]) -> RegionStyle:
     """A random overlay style in a training font (cf. :func:`tools.draw.random_style`, with wider ranges)."""
     color = _colour(rng)
     background = bool(rng.random() < 0.5)
-    luma = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2]
     return RegionStyle(
         color=color, line_width=int(rng.integers(1, 7)),
         label_format=("Region {id}", "{id}")[int(rng.integers(2))],
         label_position=LABEL_POSITIONS[int(rng.integers(len(LABEL_POSITIONS)))],
         font_scale=float(rng.uniform(0.4, 1.3)), label_background=background,
-        label_color=((0, 0, 0) if luma > 150 else (255, 255, 255)) if background else color,
+        label_color=contrast_text_color(color) if background else color,
         font=fonts[int(rng.integers(len(fonts)))])
 
 

@@ -222,8 +222,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
     twice = [k for k, read in enumerate(first) if not _read_once(read, blobs[near_ids[k]], allowed)]
-    pictures = dict(zip(twice, settle_disagreements(rgb, [blobs[near_ids[k]] for k in twice], [first[k] for k in twice],
-                                               read_pictures(rgb, [blobs[near_ids[k]] for k in twice]))))
+    again = [blobs[near_ids[k]] for k in twice]
+    pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
         if k in pictures:
