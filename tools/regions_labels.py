@@ -10,6 +10,7 @@ import numpy as np
 
 from tools.regions_geom import drawn_extent, enclosed
 from tools.regions_ocr import FILL_PAD, LabelBlob
+from tools.regions_prune import LABEL_MAX_H
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
@@ -132,10 +133,18 @@ def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol
 def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
     """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright rectangle,
     next to a stroke letter (:func:`_next_letter`; the rectangle's outer edges are its centre line plus half the
-    outline's thickness)."""
+    outline's thickness); or drawn inside a label: the edges of its letters and background close rectangles (a
+    background cut by them may no longer look filled), and a box under a label would be hidden by it (a
+    blob taller than a label, LABEL_MAX_H, may be outlines and letters run together)."""
     strokes = [list(b.box) for b in blobs if not b.filled]
-    return [i for i, (b, t) in enumerate(rects)
-            if _next_letter((b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2), strokes, t)]
+    labels = [b.box for b in blobs if b.box[3] - b.box[1] <= LABEL_MAX_H]
+
+    def letter(b: list[float], t: float) -> bool:
+        outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
+        return _next_letter(outer, strokes, t) or any(
+            _inside(outer, (x1 - t, y1 - t, x2 + t, y2 + t)) for x1, y1, x2, y2 in labels)
+
+    return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
 
 
 def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
