@@ -56,3 +56,40 @@ def test_rectangles_closed_inside_a_wide_label_background_are_no_boxes(shared_da
     assert sorted(r.id for r in found) == sorted(ids)
     for r in found:
         assert iou(r.bbox, boxes[ids.index(r.id)]) >= 0.9
+
+
+def _read_one(shared_data, box: list[float], rid: int, style: RegionStyle, quality: int) -> list[Region]:
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    return read_regions(jpeg_roundtrip(draw_regions(img, [(rid, box)], [style]), quality), include_unlabeled=True)
+
+
+def test_a_label_wider_than_its_box_is_read_across_the_side_it_crosses(shared_data):
+    """"14" inside a 25 px box: its "4" lies on the box's right side, which is erased with the letters under it."""
+    style = RegionStyle(color=(128, 0, 255), line_width=4, label_format="{id}", label_position="inside_top_left",
+                        font_scale=0.66, label_background=False, label_color=(128, 0, 255), font="dejavu_sans")
+    found = _read_one(shared_data, [101.0, 96.0, 126.0, 124.0], 14, style, 69)
+    assert [r.id for r in found] == [14]
+
+
+def test_a_box_side_beside_a_label_is_not_read_as_one_more_digit(shared_data):
+    """A "9" centred in a small box: read past the box's right side, the side itself looks like a final "1"."""
+    style = RegionStyle(color=(0, 200, 100), line_width=2, label_format="{id}", label_position="inside_center",
+                        font_scale=0.98, label_background=False, label_color=(0, 200, 100), font="dejavu_sans")
+    found = _read_one(shared_data, [275.0, 335.0, 307.0, 368.0], 9, style, 67)
+    assert [r.id for r in found] == [9]
+
+
+def test_a_label_that_does_not_fit_above_is_looked_for_inside_the_box(shared_data):
+    """Renderers draw a label that would leave the image inside the box's top-left corner instead (tools.draw,
+    ultralytics); the unread box at the top edge is read there though its siblings' labels sit above theirs."""
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    boxes = [[30.0, 150.0, 150.0, 260.0], [200.0, 160.0, 330.0, 280.0], [120.0, 6.0, 260.0, 110.0]]
+    ids = [6, 14, 9]
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=0.8, label_background=False, label_color=(255, 0, 255), font="dejavu_sans")
+    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), [style] * 3), 85)
+    size = (drawn.shape[1], drawn.shape[0])
+    labels = [label_box(b, str(i), style, size) for i, b in zip(ids, boxes)]
+    assert labels[2][1] > boxes[2][1]   # drawn inside
+    regions = _label_by_siblings(drawn, _regions(ids, boxes, labels, unread=2), None, set())
+    assert regions[2].id == 9

@@ -15,11 +15,12 @@ Pipeline of :func:`read_regions`:
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or
    Tesseract), and read again off the picture's own pixels at the blob by the label recognizer
-   (:mod:`tools.label_reader`; :func:`combine_reads` settles the two reads).
+   (:mod:`tools.label_reader`; :func:`combine_reads` settles the two reads); a label that runs into its box's right
+   side is read past it (:func:`tools.regions_labels.across_right_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
-   boxes (:func:`_label_by_siblings`); then the engine's text detector looks at a crop around each; a number is
+   boxes, or inside the top-left corner where that place leaves the image (:func:`_label_by_siblings`); then the engine's text detector looks at a crop around each; a number is
    taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one
    box that read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
@@ -37,8 +38,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, label_anchors, placement, placement_cost  # noqa: F401 - iou re-exported
-from tools.regions_labels import label_blobs, letter_rects, may_be_filled
+from tools.regions_geom import INSIDE_TOP_LEFT, iou, label_anchors, off_image, placement, placement_cost  # noqa: F401
+from tools.regions_labels import DIGIT_WIDTH, across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, settle_disagreements
 
@@ -59,7 +60,7 @@ SURE_STROKE = 0.99
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
-SIBLING_DIGIT = 0.6          # a digit's width in label heights (a label looked for may have one more than read ones)
+DRAWN_HEIGHT = 2.0          # a label's drawn box (padding, the font's descent) in heights of its letters, at most
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -221,13 +222,15 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
-    twice = [k for k, read in enumerate(first) if not _read_once(read, blobs[near_ids[k]], allowed)]
-    again = [blobs[near_ids[k]] for k in twice]
+    wide = [across_right_side(blobs[j], rects) for j in near_ids]
+    twice = [k for k, read in enumerate(first) if wide[k] != blobs[near_ids[k]]
+             or not _read_once(read, blobs[near_ids[k]], allowed)]
+    again = [wide[k] for k in twice]
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
-        if k in pictures:
-            first[k], both = _settle(first[k], pictures[k], allowed)
+        if k in pictures and not (wide[k] != blobs[j] and f"{first[k][0]}1" == str(pictures[k][0])):
+            first[k], both = _settle(first[k], pictures[k], allowed)   # (read past a side, the side reads as "1")
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
@@ -325,8 +328,10 @@ def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int]
                        contested: set[int]) -> list[Region]:
     """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
     the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
-    widest width plus one digit (SIBLING_DIGIT x height), and read off the picture; taken when sure (DET_REPLACE)
-    and no other box has its id or read it (``contested``: ids that several boxes read, see :func:`_unique_ids`)."""
+    widest width plus one digit (DIGIT_WIDTH x height), and read off the picture; taken when sure (DET_REPLACE)
+    and no other box has its id or read it (``contested``: ids that several boxes read, see :func:`_unique_ids`).
+    Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
+    the box's top-left corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
     read = [r for r in regions if r.id >= 0 and r.label_box is not None]
     unread = [r for r in regions if r.id < 0]
@@ -336,14 +341,17 @@ def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     place = max(set(places), key=places.count)
     same = [r.label_box for r, p in zip(read, places) if p == place]
     h = float(np.median([b[3] - b[1] for b in same]))
-    w = max(b[2] - b[0] for b in same) + SIBLING_DIGIT * h
-    boxes = []
+    w = max(b[2] - b[0] for b in same) + DIGIT_WIDTH * h
+    jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
     for reg in unread:
-        ax, ay = label_anchors(reg.bbox, w, h, DET_THICK, size)[place]
-        boxes.append((int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h))))
+        fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, DET_THICK, size, place)
+        for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
+            ax, ay = label_anchors(reg.bbox, w, h, DET_THICK, size)[p]
+            jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
+    reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
     taken = {r.id for r in regions if r.id >= 0} | contested
-    for reg, box, (rid, text, conf) in zip(unread, boxes, read_pictures(rgb, [LabelBlob(b, False) for b in boxes])):
-        if rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
+    for (reg, box), (rid, text, conf) in sorted(zip(jobs, reads), key=lambda job: -job[1][2]):
+        if reg.id >= 0 or rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
             continue
         reg.relabel(rid, text, conf, box)
         taken.add(rid)

@@ -58,16 +58,30 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
+INSIDE_TOP_LEFT = 3   # index of that place in label_anchors
+
+
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,
                   size: tuple[int, int]) -> list[tuple[float, float]]:
     """Top-left corners (px) of a ``w`` x ``h`` label at the usual places of ``box`` (drawn with outlines ``thick``
-    px wide; ``size``: image (W, H)), in this order: above, below, left of the box, inside its top-left corner,
-    centred in it; kept inside the image, as region renderers draw them."""
+    px wide; ``size``: image (W, H)), in this order: above, below, left of the box, inside its top-left corner
+    (INSIDE_TOP_LEFT), centred in it; kept inside the image, as some region renderers draw them (others draw a
+    label that does not fit outside inside the top-left corner instead: see :func:`off_image`)."""
+    return [(min(max(ax, 0), size[0] - w), min(max(ay, 0), size[1] - h)) for ax, ay in _places(box, w, h, thick)]
+
+
+def _places(box: Sequence[float], w: float, h: float, thick: float) -> list[tuple[float, float]]:
+    """:func:`label_anchors` before they are kept inside the image."""
     x1, y1, x2, y2 = box
     half = thick / 2
-    anchors = [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
-               (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
-    return [(min(max(ax, 0), size[0] - w), min(max(ay, 0), size[1] - h)) for ax, ay in anchors]
+    return [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
+            (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
+
+
+def off_image(box: Sequence[float], w: float, h: float, thick: float, size: tuple[int, int], place: int) -> bool:
+    """Whether a ``w`` x ``h`` label at ``place`` (index in :func:`label_anchors`) of ``box`` leaves the image."""
+    ax, ay = _places(box, w, h, thick)[place]
+    return not (0 <= ax <= size[0] - w and 0 <= ay <= size[1] - h)
 
 
 def _anchor_distances(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> list[float]:

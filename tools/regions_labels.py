@@ -20,6 +20,7 @@ FLIP_EDGE = 0.8               # a stroke blob read as a label background too: si
 BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this solid is an outline piece, not a "1"
 CUT_HEIGHT = 0.15            # a background piece cut off by an erased side: heights this close (share of height)
 MAX_CUT = 16                 # px, widest erased outline between two pieces of one label background
+DIGIT_WIDTH = 0.6            # a digit's width in label heights (upright fonts)
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
@@ -145,6 +146,21 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
             _inside(outer, (x1 - t, y1 - t, x2 + t, y2 + t)) for x1, y1, x2, y2 in labels)
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
+
+
+def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]]) -> LabelBlob:
+    """A stroke label in a box (its centre) that ends at (within a digit of) the box's right side goes on beyond it: a label
+    wider than its box is drawn across the side, and erasing the side took the letters under it. Such a blob comes
+    back widened past
+    the side by one digit (DIGIT_WIDTH label heights), to be read off the picture; any other as it is."""
+    x1, y1, x2, y2 = blob.box
+    if blob.filled:
+        return blob
+    for (bx1, by1, bx2, by2), t in rects:
+        side = bx2 + t / 2   # the side's outer edge
+        if bx1 < (x1 + x2) / 2 < bx2 and by1 < (y1 + y2) / 2 < by2 and side - t - OUTLINE_HALO - DIGIT_WIDTH * (y2 - y1) <= x2 <= side:
+            return LabelBlob((x1, y1, int(round(side + DIGIT_WIDTH * (y2 - y1))), y2), False)
+    return blob
 
 
 def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
