@@ -20,9 +20,10 @@ Pipeline of :func:`read_regions`:
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
-   boxes, or inside the top-left corner where that place leaves the image (:func:`_label_by_siblings`); then the engine's text detector looks at a crop around each; a number is
-   taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one
-   box that read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
+   boxes, or inside the top-left corner where that place leaves the image (:func:`_label_by_siblings`); then the
+   engine's text detector looks at a crop around each; a number is taken where a label of that box goes
+   (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
+   unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
@@ -229,8 +230,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
-        if k in pictures and not (wide[k] != blobs[j] and f"{first[k][0]}1" == str(pictures[k][0])):
-            first[k], both = _settle(first[k], pictures[k], allowed)   # (read past a side, the side reads as "1")
+        if k in pictures and not (wide[k] != blobs[j] and _side_as_one(first[k], pictures[k])):
+            first[k], both = _settle(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
@@ -243,6 +244,11 @@ def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
     rid, _, conf = read
     return (rid is not None and conf >= SURE_STROKE and not blob.filled
             and (allowed is None or rid in allowed))
+
+
+def _side_as_one(mask_read: Read, picture_read: Read) -> bool:
+    """A picture read past a box's side that only adds a final "1" to the mask read: the side itself read as one."""
+    return mask_read[0] is not None and str(picture_read[0]) == f"{mask_read[0]}1"
 
 
 def _settle(mask_read: Read, picture_read: Read, allowed: set[int] | None) -> tuple[Read, bool]:
@@ -351,8 +357,8 @@ def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
     taken = {r.id for r in regions if r.id >= 0} | contested
     for (reg, box), (rid, text, conf) in sorted(zip(jobs, reads), key=lambda job: -job[1][2]):
-        if reg.id >= 0 or rid is None or rid in taken or conf < DET_REPLACE or (allowed is not None and rid not in allowed):
-            continue
+        if reg.id >= 0 or rid is None or rid in taken or conf < DET_REPLACE or not (allowed is None or rid in allowed):
+            continue   # (surest reads first: a region read at one place is not read again at the other)
         reg.relabel(rid, text, conf, box)
         taken.add(rid)
     return regions

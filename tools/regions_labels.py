@@ -149,17 +149,18 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
 
 
 def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]]) -> LabelBlob:
-    """A stroke label in a box (its centre) that ends at (within a digit of) the box's right side goes on beyond it: a label
-    wider than its box is drawn across the side, and erasing the side took the letters under it. Such a blob comes
-    back widened past
-    the side by one digit (DIGIT_WIDTH label heights), to be read off the picture; any other as it is."""
+    """A stroke label centred in a box that ends at (within a digit of) the box's right side goes on beyond it: a
+    label wider than its box is drawn across the side, and erasing the side took the letters under it. Such a blob
+    comes back widened past the side by one digit (DIGIT_WIDTH label heights), to be read off the picture; any other
+    blob as it is."""
     x1, y1, x2, y2 = blob.box
+    digit = DIGIT_WIDTH * (y2 - y1)
     if blob.filled:
         return blob
     for (bx1, by1, bx2, by2), t in rects:
         side = bx2 + t / 2   # the side's outer edge
-        if bx1 < (x1 + x2) / 2 < bx2 and by1 < (y1 + y2) / 2 < by2 and side - t - OUTLINE_HALO - DIGIT_WIDTH * (y2 - y1) <= x2 <= side:
-            return LabelBlob((x1, y1, int(round(side + DIGIT_WIDTH * (y2 - y1))), y2), False)
+        if bx1 < (x1 + x2) / 2 < bx2 and by1 < (y1 + y2) / 2 < by2 and side - t - OUTLINE_HALO - digit <= x2 <= side:
+            return LabelBlob((x1, y1, int(round(side + digit)), y2), False)
     return blob
 
 
