@@ -1,5 +1,5 @@
 """Unlabeled boxes: their labels are read off the picture where the image's read labels sit
-(tools.regions._label_by_siblings). Ground truth: the label boxes and ids tools.draw placed."""
+(tools.regions_places.label_by_siblings). Ground truth: the label boxes and ids tools.draw placed."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
-from tools.regions import Region, _label_by_siblings, iou, read_regions
+from tools.regions import DET_REPLACE, DET_THICK, Region, iou, read_regions
+from tools.regions_places import label_by_siblings
 
 
 def _overlay(shared_data, positions: list[str]):
@@ -22,6 +23,10 @@ def _overlay(shared_data, positions: list[str]):
     size = (drawn.shape[1], drawn.shape[0])
     labels = [label_box(b, str(i), st, size) for i, b, st in zip(ids, boxes, styles)]
     return drawn, ids, boxes, labels
+
+
+def _label_by_siblings(rgb, regions: list[Region], allowed, contested) -> list[Region]:
+    return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, DET_REPLACE)
 
 
 def _regions(ids, boxes, labels, unread: int) -> list[Region]:
@@ -93,3 +98,29 @@ def test_a_label_that_does_not_fit_above_is_looked_for_inside_the_box(shared_dat
     assert labels[2][1] > boxes[2][1]   # drawn inside
     regions = _label_by_siblings(drawn, _regions(ids, boxes, labels, unread=2), None, set())
     assert regions[2].id == 9
+
+
+def _read_drawn(path, regions: list[tuple[int, list[float]]], style: RegionStyle, quality: int) -> list[Region]:
+    drawn = jpeg_roundtrip(draw_regions(load_image(path), regions, [style] * len(regions)), quality)
+    return read_regions(drawn, include_unlabeled=True)
+
+
+def test_a_box_narrower_than_the_label_background_above_it_ends_at_the_label(shared_data):
+    """The background covers both sides where they meet it: the box is not found reaching up to the label's top."""
+    box = [330.0, 86.0, 369.0, 192.0]
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="Region {id}", label_position="above",
+                        font_scale=0.56, label_background=True, label_color=(255, 255, 255), font="hershey_simplex")
+    found = _read_drawn(shared_data / "deepforest_neon" / "OSBS_029.png", [(7, box)], style, 68)
+    assert [r.id for r in found] == [7] and iou(found[0].bbox, box) >= 0.9
+
+
+def test_a_stroke_label_inside_a_narrower_box_leaves_its_top_side_alone(shared_data):
+    """"Region N" in bold strokes inside the top-left corner, wider than the box: the top side is the box's."""
+    boxes = [[232.0, 90.0, 314.0, 134.0], [248.0, 202.0, 337.0, 261.0], [107.0, 354.0, 190.0, 404.0]]
+    style = RegionStyle(color=(0, 255, 255), line_width=3, label_format="Region {id}",
+                        label_position="inside_top_left", font_scale=0.85, label_background=False,
+                        label_color=(0, 255, 255), font="dejavu_sans_bold")
+    found = _read_drawn(shared_data / "hit_uav_thermal" / "images" / "1_130_90_0_07333.jpg",
+                        list(zip([10, 19, 14], boxes)), style, 93)
+    for rid, box in zip([10, 19, 14], boxes):
+        assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)

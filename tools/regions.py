@@ -17,12 +17,13 @@ Pipeline of :func:`read_regions`:
    Tesseract), and read again off the picture's own pixels at the blob by the label recognizer
    (:mod:`tools.label_reader`; :func:`combine_reads` settles the two reads); a label that runs into its box's right
    side is read past it (:func:`tools.regions_labels.across_right_side`).
-   A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again.
+   A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
+   a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
-   boxes, or inside the top-left corner where that place leaves the image (:func:`_label_by_siblings`); then the
-   engine's text detector looks at a crop around each; a number is taken where a label of that box goes
-   (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
+   boxes, or inside the top-left corner where that place leaves the image
+   (:func:`tools.regions_places.label_by_siblings`); then the engine's text detector looks at a crop around each;
+   a number is taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
    unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
@@ -39,9 +40,10 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import INSIDE_TOP_LEFT, iou, label_anchors, off_image, placement, placement_cost  # noqa: F401
-from tools.regions_labels import DIGIT_WIDTH, across_right_side, label_blobs, letter_rects, may_be_filled
+from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
+from tools.regions_places import label_by_siblings, unglued
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, settle_disagreements
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -61,7 +63,6 @@ SURE_STROKE = 0.99
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
-DRAWN_HEIGHT = 2.0          # a label's drawn box (padding, the font's descent) in heights of its letters, at most
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -185,7 +186,8 @@ def read_regions(
     for (mask, strength), fill in zip(layers, filled):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
     contested = _unique_ids(rgb, regions, allowed)
-    regions = _label_by_siblings(rgb, regions, allowed, {read.id for contest in contested for _, read in contest})
+    held = {read.id for contest in contested for _, read in contest}
+    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, DET_REPLACE)
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -235,7 +237,11 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
-    return _assign(rects, cost, limit, reads, blobs)
+    out = _assign(rects, cost, limit, reads, blobs)
+    for reg, (_, t) in zip(out, rects):
+        if reg.label_box is not None:
+            reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
+    return out
 
 
 def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
@@ -327,40 +333,6 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
         taken.discard(reg.id)
         reg.relabel(best[1], best[2], best[3], best[4])
         taken.add(best[1])
-    return regions
-
-
-def _label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None,
-                       contested: set[int]) -> list[Region]:
-    """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
-    the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
-    widest width plus one digit (DIGIT_WIDTH x height), and read off the picture; taken when sure (DET_REPLACE)
-    and no other box has its id or read it (``contested``: ids that several boxes read, see :func:`_unique_ids`).
-    Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
-    the box's top-left corner instead, so it is looked for there too."""
-    size = (rgb.shape[1], rgb.shape[0])
-    read = [r for r in regions if r.id >= 0 and r.label_box is not None]
-    unread = [r for r in regions if r.id < 0]
-    if not read or not unread:
-        return regions
-    places = [placement(r.label_box, r.bbox, DET_THICK, size) for r in read]
-    place = max(set(places), key=places.count)
-    same = [r.label_box for r, p in zip(read, places) if p == place]
-    h = float(np.median([b[3] - b[1] for b in same]))
-    w = max(b[2] - b[0] for b in same) + DIGIT_WIDTH * h
-    jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
-    for reg in unread:
-        fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, DET_THICK, size, place)
-        for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
-            ax, ay = label_anchors(reg.bbox, w, h, DET_THICK, size)[p]
-            jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
-    reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
-    taken = {r.id for r in regions if r.id >= 0} | contested
-    for (reg, box), (rid, text, conf) in sorted(zip(jobs, reads), key=lambda job: -job[1][2]):
-        if reg.id >= 0 or rid is None or rid in taken or conf < DET_REPLACE or not (allowed is None or rid in allowed):
-            continue   # (surest reads first: a region read at one place is not read again at the other)
-        reg.relabel(rid, text, conf, box)
-        taken.add(rid)
     return regions
 
 

@@ -58,7 +58,7 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
-INSIDE_TOP_LEFT = 3   # index of that place in label_anchors
+ABOVE, LEFT, INSIDE_TOP_LEFT = 0, 2, 3   # indices of those places in label_anchors
 
 
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,

@@ -1,0 +1,90 @@
+"""Labels and boxes seen together: a box that took in its own label fitted back to it, and unread labels looked for
+where the image's other labels sit beside their boxes (a renderer draws every label of an image alike)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tools.regions_geom import ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, off_image, placement
+from tools.regions_labels import DIGIT_WIDTH
+from tools.regions_ocr import LabelBlob, read_pictures
+
+if TYPE_CHECKING:
+    from tools.regions import Region
+
+DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heights of its letters, at most
+SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
+
+
+def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
+    """``box`` without its label background ``label`` (x1, y1, x2, y2 px; outline ``thick`` px wide; ``mask``: the
+    overlay colour's pixels). A background drawn above a box and wider than it covers both sides where they meet
+    it, so the box is found reaching up to the label's top edge (likewise left, for a label left of a box no taller
+    than it). Such a label starts above (left of) the found top (left) side, spans the box's width (height), and
+    is drawn past the box's sides along that edge, where an outline ends (a label inside the box's corner is not);
+    the side then lies under the label's near edge, and is moved there if the label then sits above (left of) the
+    box. Any other box comes back as it is."""
+    lx1, ly1, lx2, ly2 = (int(v) for v in label)
+    x1, y1, x2, y2 = box
+    size = (mask.shape[1], mask.shape[0])
+    if ly1 < y1 < ly2 < y2 and _spans(lx1, lx2, x1, x2, thick):
+        band = mask[ly1:int(y1 + thick / 2) + 1]
+        fitted, want, past = [x1, ly2 - thick / 2, x2, y2], ABOVE, _past(band, lx1, lx2, x1, x2, thick)
+    elif lx1 < x1 < lx2 < x2 and _spans(ly1, ly2, y1, y2, thick):
+        band = mask[:, lx1:int(x1 + thick / 2) + 1].T
+        fitted, want, past = [lx2 - thick / 2, y1, x2, y2], LEFT, _past(band, ly1, ly2, y1, y2, thick)
+    else:
+        return list(box)
+    solid = past.size > 0 and float(past.mean()) >= SOLID_SHARE
+    return fitted if solid and placement(label, fitted, thick, size) == want else list(box)
+
+
+def _spans(a1: float, a2: float, b1: float, b2: float, thick: float) -> bool:
+    """Span [a1, a2] covers [b1, b2] (within an outline's width) and sticks out past one end."""
+    return a1 <= b1 + thick and a2 >= b2 - thick and (a1 < b1 - thick or a2 > b2 + thick)
+
+
+def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float) -> np.ndarray:
+    """The columns of ``band`` within [a1, a2] but more than an outline's width outside [b1, b2]."""
+    cols = np.arange(band.shape[1])
+    keep = (cols >= a1) & (cols < a2) & ((cols < b1 - thick) | (cols > b2 + thick))
+    return band[:, keep]
+
+
+def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
+                      thick: float, sure: float) -> list[Region]:
+    """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
+    the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
+    widest width plus one digit (DIGIT_WIDTH x height), and read off the picture; taken when ``sure`` (read
+    confidence) and no other box has its id or read it (``contested``: ids that several boxes read, see
+    :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed.
+    Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
+    the box's top-left corner instead, so it is looked for there too."""
+    size = (rgb.shape[1], rgb.shape[0])
+    read = [r for r in regions if r.id >= 0 and r.label_box is not None]
+    unread = [r for r in regions if r.id < 0]
+    if not read or not unread:
+        return regions
+    places = [placement(r.label_box, r.bbox, thick, size) for r in read]
+    place = max(set(places), key=places.count)
+    same = [r.label_box for r, p in zip(read, places) if p == place]
+    h = float(np.median([b[3] - b[1] for b in same]))
+    w = max(b[2] - b[0] for b in same) + DIGIT_WIDTH * h
+    jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
+    for reg in unread:
+        fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, thick, size, place)
+        for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
+            ax, ay = label_anchors(reg.bbox, w, h, thick, size)[p]
+            jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
+    reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
+    taken = {r.id for r in regions if r.id >= 0} | contested
+    for (reg, box), (rid, text, conf) in sorted(zip(jobs, reads), key=lambda job: -job[1][2]):
+        if reg.id >= 0 or rid is None or rid in taken or conf < sure or not (allowed is None or rid in allowed):
+            continue   # (surest reads first: a region read at one place is not read again at the other)
+        reg.relabel(rid, text, conf, box)
+        taken.add(rid)
+    return regions
