@@ -7,7 +7,7 @@ import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
-from tools.regions import DET_REPLACE, DET_THICK, Region, iou, read_regions
+from tools.regions import DET_THICK, SIBLING_SURE, Region, iou, read_regions
 from tools.regions_places import label_by_siblings
 
 
@@ -26,7 +26,7 @@ def _overlay(shared_data, positions: list[str]):
 
 
 def _label_by_siblings(rgb, regions: list[Region], allowed, contested) -> list[Region]:
-    return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, DET_REPLACE)
+    return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, SIBLING_SURE)
 
 
 def _regions(ids, boxes, labels, unread: int) -> list[Region]:

@@ -59,7 +59,7 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
                       thick: float, sure: float) -> list[Region]:
     """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
     the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
-    widest width plus one digit (DIGIT_WIDTH x height), and read off the picture; taken when ``sure`` (read
+    median width with one more digit than the longest number read (DIGIT_WIDTH x height each), and read off the picture; taken when ``sure`` (read
     confidence) and no other box has its id or read it (``contested``: ids that several boxes read, see
     :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed.
     Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
@@ -71,9 +71,11 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
         return regions
     places = [placement(r.label_box, r.bbox, thick, size) for r in read]
     place = max(set(places), key=places.count)
-    same = [r.label_box for r, p in zip(read, places) if p == place]
-    h = float(np.median([b[3] - b[1] for b in same]))
-    w = max(b[2] - b[0] for b in same) + DIGIT_WIDTH * h
+    same = [r for r, p in zip(read, places) if p == place]
+    h = float(np.median([r.label_box[3] - r.label_box[1] for r in same]))
+    digit = DIGIT_WIDTH * h   # the label without its number (a word, padding) is as wide as the median one's
+    rest = float(np.median([r.label_box[2] - r.label_box[0] - len(str(r.id)) * digit for r in same]))
+    w = max(0.0, rest) + (max(len(str(r.id)) for r in same) + 1) * digit
     jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
     for reg in unread:
         fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, thick, size, place)
