@@ -88,6 +88,7 @@ def test_shipped_reader_reads_labels_in_fonts_it_never_saw(shared_data):
     img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
     rng = np.random.default_rng(5)
     size = (img.shape[1], img.shape[0])
+    reader = LabelReader()   # the shipped weights, loaded once
     right = total = 0
     for k in range(36):
         font = FONTS[k % len(FONTS)]
@@ -100,7 +101,7 @@ def test_shipped_reader_reads_labels_in_fonts_it_never_saw(shared_data):
         boxes = [[15.0, 60.0, 195.0, 180.0], [210.0, 60.0, 390.0, 180.0]]   # wide enough to hold "Region 88"
         drawn = draw_regions(img, list(zip(ids, boxes)), style)
         labels = [label_box(b, style.label_format.format(id=i), style, size) for i, b in zip(ids, boxes)]
-        reads = LabelReader().read(drawn, labels)
+        reads = reader.read(drawn, labels)
         right += sum(r[0] == i for r, i in zip(reads, ids))
         total += len(ids)
     assert right / total >= 0.95, f"{right} of {total} labels read right"

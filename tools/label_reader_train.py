@@ -17,6 +17,7 @@ prints the accuracy on scenes not trained on. ~40 min on 2 cores. The fonts come
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing as mp
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from tools.common import jpeg_roundtrip, load_image
 from tools.draw import (LABEL_POSITIONS, PALETTE, RegionStyle, contrast_text_color, draw_regions, label_box,
                         legible_layout)
 from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
+from tools.regions_geom import iou
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -139,9 +141,9 @@ def scene_samples(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[s
     out = [(label_crop(img, _jitter(rng, lb)), str(i)) for (i, _), lb in zip(regions, labels)]
     for (i, b), st in zip(regions, styles):
         if rng.random() < 0.25:   # a window at another usual place of this box, if it touches no label
-            other = RegionStyle(**{**st.__dict__, "label_position": LABEL_POSITIONS[int(rng.integers(5))]})
+            other = dataclasses.replace(st, label_position=LABEL_POSITIONS[int(rng.integers(5))])
             win = label_box(b, st.label_format.format(id=i), other, size)
-            if all(min(win[2], o[2]) <= max(win[0], o[0]) or min(win[3], o[3]) <= max(win[1], o[1]) for o in labels):
+            if all(iou(win, o) == 0 for o in labels):
                 out.append((label_crop(img, _jitter(rng, win)), ""))
     return out
 

@@ -23,8 +23,9 @@ Pipeline of :func:`read_regions`:
 5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
    boxes, or inside the top-left corner where that place leaves the image
    (:func:`tools.regions_places.label_by_siblings`); then the engine's text detector looks at a crop around each;
-   a number is taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
-   unlabeled once the others are read as other ids (:func:`_restore_contested`).
+   a number is taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes
+   back to the one box that read it and is still unlabeled once the others are read as other ids
+   (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_places import label_by_siblings, unglued
 from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, settle_disagreements
+from tools.regions_places import label_by_siblings, unglued
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -229,13 +230,13 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
     wide = [across_right_side(blobs[j], rects) for j in near_ids]
-    twice = [k for k, read in enumerate(first) if wide[k] != blobs[near_ids[k]]
-             or not _read_once(read, blobs[near_ids[k]], allowed)]
+    widened = {k for k, j in enumerate(near_ids) if wide[k] != blobs[j]}
+    twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, blobs[near_ids[k]], allowed)]
     again = [wide[k] for k in twice]
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
-        if k in pictures and not (wide[k] != blobs[j] and _side_as_one(first[k], pictures[k])):
+        if k in pictures and not (k in widened and _side_as_one(first[k], pictures[k])):
             first[k], both = _settle(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):

@@ -4,7 +4,6 @@ where the image's other labels sit beside their boxes (a renderer draws every la
 from __future__ import annotations
 
 from collections.abc import Sequence
-
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,19 +48,19 @@ def _spans(a1: float, a2: float, b1: float, b2: float, thick: float) -> bool:
 
 
 def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float) -> np.ndarray:
-    """The columns of ``band`` within [a1, a2] but more than an outline's width outside [b1, b2]."""
-    cols = np.arange(band.shape[1])
-    keep = (cols >= a1) & (cols < a2) & ((cols < b1 - thick) | (cols > b2 + thick))
-    return band[:, keep]
+    """The columns of ``band`` within [a1, a2) but more than an outline's width outside [b1, b2]."""
+    span = band[:, a1:a2]
+    cols = np.arange(a1, a1 + span.shape[1])
+    return span[:, (cols < b1 - thick) | (cols > b2 + thick)]
 
 
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
                       thick: float, sure: float) -> list[Region]:
     """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
     the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
-    median width with one more digit than the longest number read (DIGIT_WIDTH x height each), and read off the picture; taken when ``sure`` (read
-    confidence) and no other box has its id or read it (``contested``: ids that several boxes read, see
-    :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed.
+    median width with one more digit than the longest number read (DIGIT_WIDTH x height each), and read off the
+    picture; taken when ``sure`` (read confidence) and no other box has its id or read it (``contested``: ids that
+    several boxes read, see :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed.
     Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
     the box's top-left corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
@@ -79,8 +78,9 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
     for reg in unread:
         fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, thick, size, place)
+        anchors = label_anchors(reg.bbox, w, h, thick, size)
         for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
-            ax, ay = label_anchors(reg.bbox, w, h, thick, size)[p]
+            ax, ay = anchors[p]
             jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
     reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
     taken = {r.id for r in regions if r.id >= 0} | contested
