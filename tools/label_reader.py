@@ -7,6 +7,10 @@ decoding over the ten digits, trained by :mod:`tools.label_reader_train` on over
 backgrounds that the overlay benchmark never uses. Its weights (ONNX, ~1 MB) ship with the package; the
 ``label_reader_model`` setting points elsewhere.
 
+A label is read in a few windows around the box it is given (WINDOWS); the reads vote. Dev overlays (seeds 1/11),
+exact regions: one window 899/857, these seven 899/862, five 899/861, nine 898/859; reader alone on the true label
+boxes 927 -> 931 and 891 -> 895 right, on boxes jittered by 0.1 height 911 -> 914 and 874 -> 888.
+
 Conventions: images are RGB ``uint8``; a label box is ``(x1, y1, x2, y2)`` in px; a read is
 ``(number or None, text, confidence in [0, 1])`` (confidence: probability of the whole decoded path).
 """
@@ -25,6 +29,11 @@ from tools.common import ToolError
 CHARSET = "0123456789"       # CTC classes 1..10; class 0 is the blank
 HEIGHT, WIDTH = 32, 160      # px, the recognizer's input (a label is scaled to HEIGHT, squeezed when wider)
 MARGIN = 0.25                # picture kept around a label box, in label heights
+# the windows a label is read in, as shifts of its box's (x1, y1, x2, y2) in label heights: the box itself, moved
+# left / right / up-and-in, and widened; the reads vote, each with its confidence (a label finder's box is off by
+# ~0.1 height, and the recognizer is surest on the window it reads best)
+WINDOWS = ((0, 0, 0, 0), (-.1, 0, -.1, 0), (.1, 0, .1, 0), (0, -.1, 0, .1), (0, .08, 0, -.08),
+           (-.15, -.05, .15, .05), (0, 0, .3, 0))
 Read = tuple[int | None, str, float]
 
 
@@ -88,15 +97,27 @@ class LabelReader:
         self._session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
 
     def read(self, rgb: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Read]:
-        """One read per label box of the RGB image (one batched call)."""
+        """One read per label box of the RGB image: the number most confidence votes for over the WINDOWS around
+        the box, with its best read's text and confidence (one batched call)."""
         if not len(boxes):
             return []
-        x = to_input([label_crop(rgb, b) for b in boxes])
+        windows = [[v + s * (b[3] - b[1]) for v, s in zip(b, shift)] for b in boxes for shift in WINDOWS]
+        x = to_input([label_crop(rgb, w) for w in windows])
         with self._lock:
             if self._session is None:
                 self._start()
             logits = self._session.run(None, {"image": x})[0]
-        return [(int(text) if text else None, text, conf) for text, conf in ctc_decode(logits)]
+        reads = [(int(text) if text else None, text, conf) for text, conf in ctc_decode(logits)]
+        return [_vote(reads[k:k + len(WINDOWS)]) for k in range(0, len(reads), len(WINDOWS))]
+
+
+def _vote(reads: Sequence[Read]) -> Read:
+    """The read of the number with the largest summed confidence (None counts as a number), at its surest."""
+    score: dict[int | None, float] = {}
+    for rid, _, conf in reads:
+        score[rid] = score.get(rid, 0.0) + conf
+    best = max(score, key=lambda rid: score[rid])
+    return max((r for r in reads if r[0] == best), key=lambda r: r[2])
 
 
 READER = LabelReader()
