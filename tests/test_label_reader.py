@@ -117,8 +117,9 @@ def test_shipped_reader_reads_labels_in_fonts_it_never_saw(shared_data):
 
 def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(shared_data):
     """A clearly drawn label "7": when the mask read says 7 and the picture read says 1, the text-line engine's
-    read of the picture (7) sides with the mask; reads that agree, or that lack a number, are left alone."""
-    from tools.regions_ocr import LabelBlob, settle_disagreements
+    read of the picture (7) sides with the mask, unless the picture read only adds a sure leading "1"; reads that
+    agree, or that lack a number, are left alone."""
+    from tools.regions_ocr import PICTURE_CERTAIN, LabelBlob, settle_disagreements
 
     img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
     style = RegionStyle(color=(255, 0, 0), line_width=3, label_format="{id}", label_position="above",
@@ -130,6 +131,12 @@ def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(s
     assert settle_disagreements(drawn, [blob], [mask], [picture])[0][0] == 7
     assert settle_disagreements(drawn, [blob], [(None, "", 0.0)], [picture]) == [picture]
     assert settle_disagreements(drawn, [blob], [(1, "1", 0.9)], [picture]) == [picture]
+    # a picture read that adds a leading "1" to the mask read, surer than PICTURE_CERTAIN, is not put to the vote
+    # (the text-line engine reads "7"); less sure, or adding another digit, it is
+    certain = (17, "17", PICTURE_CERTAIN)
+    assert settle_disagreements(drawn, [blob], [mask], [certain]) == [certain]
+    assert settle_disagreements(drawn, [blob], [mask], [(17, "17", 0.9)])[0][0] == 7
+    assert settle_disagreements(drawn, [blob], [mask], [(27, "27", 0.999)])[0][0] == 7
 
 
 def test_training_samples_are_label_crops_with_the_drawn_ids():
