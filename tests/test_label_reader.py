@@ -135,7 +135,7 @@ def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(s
     # (the text-line engine reads "7"); less sure, or adding another digit, it is
     certain = (17, "17", PICTURE_CERTAIN)
     assert settle_disagreements(drawn, [blob], [mask], [certain]) == [certain]
-    assert settle_disagreements(drawn, [blob], [mask], [(17, "17", 0.9)])[0][0] == 7
+    assert settle_disagreements(drawn, [blob], [mask], [(17, "17", PICTURE_CERTAIN - 0.1)])[0][0] == 7
     assert settle_disagreements(drawn, [blob], [mask], [(27, "27", 0.999)])[0][0] == 7
 
 
