@@ -48,6 +48,21 @@ def test_an_id_held_contested_or_ruled_out_is_not_taken(shared_data):
     assert _label_by_siblings(blank, _regions(ids, boxes, labels, unread=2), None, set())[2].id == -1
 
 
+def test_an_unsure_read_is_read_again_where_the_other_labels_sit_and_the_surer_read_stands(shared_data):
+    from tools.regions import UNSURE_READ, _by_siblings
+
+    drawn, ids, boxes, labels = _overlay(shared_data, ["above"] * 3)
+    unsure = _regions(ids, boxes, labels, unread=-1)
+    unsure[2].relabel(19, "19", UNSURE_READ - 0.2, labels[2])          # a misread, unsure: read again as the 9 drawn
+    assert _by_siblings(drawn, unsure, None, set())[2].id == 9
+    sure = _regions(ids, boxes, labels, unread=-1)
+    sure[2].relabel(19, "19", UNSURE_READ, labels[2])                  # sure enough: left as it is
+    assert _by_siblings(drawn, sure, None, set())[2].id == 19
+    blank = np.full_like(drawn, 128)        # nothing drawn where the label goes: the unsure read stays
+    unsure[2].relabel(19, "19", UNSURE_READ - 0.2, labels[2])
+    assert _by_siblings(blank, unsure, None, set())[2].id == 19
+
+
 def test_rectangles_closed_inside_a_wide_label_background_are_no_boxes(shared_data):
     """"Region N" on a filled background left of its box: the letters and the background's edges close small
     rectangles (the background, cut by them, no longer looks filled); only the three drawn boxes come back."""

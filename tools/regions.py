@@ -20,9 +20,9 @@ Pipeline of :func:`read_regions`:
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
    a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
-5. Boxes still unlabeled: their label is read off the picture where the image's read labels sit beside their own
-   boxes, or inside the top-left corner where that place leaves the image
-   (:func:`tools.regions_places.label_by_siblings`); then the engine's text detector looks at a crop around each;
+5. Boxes still unlabeled, or read unsurely: their label is read off the picture where the image's read labels sit
+   beside their own boxes, or inside the top-left corner where that place leaves the image (:func:`_by_siblings`;
+   the surer read stands); then the engine's text detector looks at a crop around each unlabeled box;
    a number is taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes
    back to the one box that read it and is still unlabeled once the others are read as other ids
    (:func:`_restore_contested`).
@@ -67,6 +67,10 @@ DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by 
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
 # sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
 SIBLING_SURE = 0.3
+# a read less sure than this is looked for where the image's other labels sit too, and the surer read stands: dev
+# overlays (seeds 1/11/21) 899/862/853 exact without; from 0.6 / 0.8 / 0.9 / 0.97: 902/863/856, 905/867/856,
+# 905/868/857, 907/870/855
+UNSURE_READ = 0.9
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -191,7 +195,7 @@ def read_regions(
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
     contested = _unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
-    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE)
+    regions = _by_siblings(rgb, regions, allowed, held)
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -246,6 +250,20 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if reg.label_box is not None:
             reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
     return out
+
+
+def _by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, held: set[int]) -> list[Region]:
+    """Unlabeled boxes, and boxes read less surely than UNSURE_READ, read where the image's other labels sit
+    (:func:`label_by_siblings`); an unsure read stays where that read is no surer or finds nothing."""
+    unsure = [(r, dataclasses.replace(r)) for r in regions if 0 <= r.id and r.confidence < UNSURE_READ]
+    for reg, _ in unsure:
+        reg.id = -1
+    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE)
+    for reg, before in unsure:
+        if reg.id < 0 or reg.confidence < before.confidence:
+            reg.relabel(before.id, before.label_text, before.confidence, before.label_box)
+            reg.confirmed = before.confirmed
+    return regions
 
 
 def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
