@@ -49,7 +49,10 @@ def test_an_id_held_contested_or_ruled_out_is_not_taken(shared_data):
 
 
 def test_an_unsure_read_is_read_again_where_the_other_labels_sit_and_the_surer_read_stands(shared_data):
-    from tools.regions import UNSURE_READ, _by_siblings
+    from tools.regions import UNSURE_READ
+
+    def _by_siblings(rgb, regions, allowed, contested):
+        return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, SIBLING_SURE, UNSURE_READ)
 
     drawn, ids, boxes, labels = _overlay(shared_data, ["above"] * 3)
     unsure = _regions(ids, boxes, labels, unread=-1)

@@ -21,11 +21,11 @@ Pipeline of :func:`read_regions`:
    a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled, or read unsurely: their label is read off the picture where the image's read labels sit
-   beside their own boxes, or inside the top-left corner where that place leaves the image (:func:`_by_siblings`;
-   the surer read stands); then the engine's text detector looks at a crop around each unlabeled box;
-   a number is taken where a label of that box goes (:func:`_label_by_detection`). An id that no box kept goes
-   back to the one box that read it and is still unlabeled once the others are read as other ids
-   (:func:`_restore_contested`).
+   beside their own boxes, or inside the top-left corner where that place leaves the image
+   (:func:`tools.regions_places.label_by_siblings`; the surer read stands); then the engine's text detector looks
+   at a crop around each unlabeled box; a number is taken where a label of that box goes
+   (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
+   unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def read_regions(
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
     contested = _unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
-    regions = _by_siblings(rgb, regions, allowed, held)
+    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -250,20 +250,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if reg.label_box is not None:
             reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
     return out
-
-
-def _by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, held: set[int]) -> list[Region]:
-    """Unlabeled boxes, and boxes read less surely than UNSURE_READ, read where the image's other labels sit
-    (:func:`label_by_siblings`); an unsure read stays where that read is no surer or finds nothing."""
-    unsure = [(r, dataclasses.replace(r)) for r in regions if 0 <= r.id and r.confidence < UNSURE_READ]
-    for reg, _ in unsure:
-        reg.id = -1
-    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE)
-    for reg, before in unsure:
-        if reg.id < 0 or reg.confidence < before.confidence:
-            reg.relabel(before.id, before.label_text, before.confidence, before.label_box)
-            reg.confirmed = before.confirmed
-    return regions
 
 
 def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:

@@ -1,8 +1,10 @@
-"""Labels and boxes seen together: a box that took in its own label fitted back to it, and unread labels looked for
-where the image's other labels sit beside their boxes (a renderer draws every label of an image alike)."""
+"""Labels and boxes seen together: a box that took in its own label fitted back to it, and unread (or unsurely
+read) labels looked for where the image's other labels sit beside their boxes (a renderer draws every label of an
+image alike)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -55,7 +57,22 @@ def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float
 
 
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
-                      thick: float, sure: float) -> list[Region]:
+                      thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
+    """Boxes still unlabeled, and boxes read less surely than ``unsure``, read where the image's other labels sit
+    (:func:`_at_siblings_place`); an unsure read stays where that read is no surer or finds nothing."""
+    unsure_reads = [(r, dataclasses.replace(r)) for r in regions if 0 <= r.id and r.confidence < unsure]
+    for reg, _ in unsure_reads:
+        reg.id = -1
+    _at_siblings_place(rgb, regions, allowed, contested, thick, sure)
+    for reg, before in unsure_reads:
+        if reg.id < 0 or reg.confidence < before.confidence:
+            reg.relabel(before.id, before.label_text, before.confidence, before.label_box)
+            reg.confirmed = before.confirmed
+    return regions
+
+
+def _at_siblings_place(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
+                       thick: float, sure: float) -> list[Region]:
     """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
     the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
     median width with one more digit than the longest number read (DIGIT_WIDTH x height each), and read off the
