@@ -12,7 +12,7 @@ import pytest
 from agent.config import Config, MissingWeightsError
 from tools.common import ToolError, load_image
 from tools.draw import FONTS, RegionStyle, draw_regions, label_box, random_style
-from tools.label_reader import CHARSET, HEIGHT, WIDTH, WINDOWS, LabelReader, _vote, ctc_decode, label_crop
+from tools.label_reader import CHARSET, HEIGHT, WIDTH, LabelReader, _vote, ctc_decode, label_crop
 
 
 def test_label_crop_keeps_the_label_and_its_margin_scaled_to_the_input_height():
@@ -48,7 +48,6 @@ def test_windows_vote_with_their_confidences():
     reads = [(18, "18", 0.9), (10, "10", 0.6), (10, "10", 0.7), (None, "", 0.95), (10, "10", 0.5)]
     assert _vote(reads) == (10, "10", 0.7)
     assert _vote([(None, "", 0.9), (7, "7", 0.3), (7, "7", 0.4)]) == (None, "", 0.9)   # reading nothing may win
-    assert WINDOWS[0] == (0, 0, 0, 0)   # the box as given is always one of the windows
 
 
 def test_training_fonts_are_never_drawn_by_the_benchmark_styles():

@@ -25,8 +25,8 @@ def _overlay(shared_data, positions: list[str]):
     return drawn, ids, boxes, labels
 
 
-def _label_by_siblings(rgb, regions: list[Region], allowed, contested) -> list[Region]:
-    return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, SIBLING_SURE)
+def _label_by_siblings(rgb, regions: list[Region], allowed, contested, unsure: float = 0.0) -> list[Region]:
+    return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, SIBLING_SURE, unsure)
 
 
 def _regions(ids, boxes, labels, unread: int) -> list[Region]:
@@ -51,19 +51,27 @@ def test_an_id_held_contested_or_ruled_out_is_not_taken(shared_data):
 def test_an_unsure_read_is_read_again_where_the_other_labels_sit_and_the_surer_read_stands(shared_data):
     from tools.regions import UNSURE_READ
 
-    def _by_siblings(rgb, regions, allowed, contested):
-        return label_by_siblings(rgb, regions, allowed, contested, DET_THICK, SIBLING_SURE, UNSURE_READ)
-
     drawn, ids, boxes, labels = _overlay(shared_data, ["above"] * 3)
     unsure = _regions(ids, boxes, labels, unread=-1)
     unsure[2].relabel(19, "19", UNSURE_READ - 0.2, labels[2])          # a misread, unsure: read again as the 9 drawn
-    assert _by_siblings(drawn, unsure, None, set())[2].id == 9
+    assert _label_by_siblings(drawn, unsure, None, set(), UNSURE_READ)[2].id == 9
     sure = _regions(ids, boxes, labels, unread=-1)
     sure[2].relabel(19, "19", UNSURE_READ, labels[2])                  # sure enough: left as it is
-    assert _by_siblings(drawn, sure, None, set())[2].id == 19
+    assert _label_by_siblings(drawn, sure, None, set(), UNSURE_READ)[2].id == 19
     blank = np.full_like(drawn, 128)        # nothing drawn where the label goes: the unsure read stays
     unsure[2].relabel(19, "19", UNSURE_READ - 0.2, labels[2])
-    assert _by_siblings(blank, unsure, None, set())[2].id == 19
+    assert _label_by_siblings(blank, unsure, None, set(), UNSURE_READ)[2].id == 19
+    # the unsure box holds the unread box's id: the unread box gets it once the unsure one reads its own, 9
+    swapped = _regions(ids, boxes, labels, unread=1)
+    swapped[2].relabel(14, "14", UNSURE_READ - 0.2, labels[2])
+    assert [r.id for r in _label_by_siblings(drawn, swapped, None, set(), UNSURE_READ)] == ids
+    # an unsure box whose own label place shows nothing keeps its id, and no other box takes it meanwhile
+    hidden = drawn.copy()
+    x1, y1, x2, y2 = labels[2]
+    hidden[y1 - 4:y2 + 4, x1 - 4:x2 + 4] = 128
+    kept = _regions(ids, boxes, labels, unread=1)
+    kept[2].relabel(14, "14", UNSURE_READ - 0.2, labels[2])
+    assert [r.id for r in _label_by_siblings(hidden, kept, None, set(), UNSURE_READ)] == [6, -1, 14]
 
 
 def test_rectangles_closed_inside_a_wide_label_background_are_no_boxes(shared_data):

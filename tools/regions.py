@@ -44,7 +44,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_ocr import OCR, LabelBlob, Read, read_labels, read_pictures, settle_disagreements
+from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
 from tools.regions_places import label_by_siblings, unglued
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -240,7 +240,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     for k, j in enumerate(near_ids):
         both: bool | None = None
-        if k in pictures and not (k in widened and _side_as_one(first[k], pictures[k])):
+        # a picture read past a box's side that only adds a final "1": the side itself read as one
+        if k in pictures and not (k in widened and one_added(first[k], pictures[k], leading=False)):
             first[k], both = _settle(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
@@ -258,11 +259,6 @@ def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
     rid, _, conf = read
     return (rid is not None and conf >= SURE_STROKE and not blob.filled
             and (allowed is None or rid in allowed))
-
-
-def _side_as_one(mask_read: Read, picture_read: Read) -> bool:
-    """A picture read past a box's side that only adds a final "1" to the mask read: the side itself read as one."""
-    return mask_read[0] is not None and str(picture_read[0]) == f"{mask_read[0]}1"
 
 
 def _settle(mask_read: Read, picture_read: Read, allowed: set[int] | None) -> tuple[Read, bool]:

@@ -346,7 +346,7 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     both drop the same narrow leading "1"."""
     out = list(picture_reads)
     split = [k for k, (m, p) in enumerate(zip(mask_reads, picture_reads))
-             if None not in (m[0], p[0]) and m[0] != p[0] and not _leading_one_added(m, p)]
+             if None not in (m[0], p[0]) and m[0] != p[0] and not (p[2] >= PICTURE_CERTAIN and one_added(m, p, True))]
     for k, third in zip(split, text_line_pictures(rgb, [blobs[k] for k in split])):
         for agreed in (mask_reads[k], picture_reads[k]):
             if third[0] == agreed[0]:
@@ -355,9 +355,9 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     return out
 
 
-def _leading_one_added(mask_read: Read, picture_read: Read) -> bool:
-    """The picture read is the mask read with a "1" before it, and surer than PICTURE_CERTAIN."""
-    return picture_read[2] >= PICTURE_CERTAIN and str(picture_read[0]) == f"1{mask_read[0]}"
+def one_added(mask_read: Read, picture_read: Read, leading: bool) -> bool:
+    """The picture read names the mask read's number with a "1" before it (``leading``) or after it."""
+    return mask_read[0] is not None and str(picture_read[0]) == (f"1{mask_read[0]}" if leading else f"{mask_read[0]}1")
 
 
 def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> Read:

@@ -4,7 +4,6 @@ image alike)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -58,32 +57,18 @@ def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float
 
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
                       thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
-    """Boxes still unlabeled, and boxes read less surely than ``unsure``, read where the image's other labels sit
-    (:func:`_at_siblings_place`); an unsure read stays where that read is no surer or finds nothing."""
-    unsure_reads = [(r, dataclasses.replace(r)) for r in regions if 0 <= r.id and r.confidence < unsure]
-    for reg, _ in unsure_reads:
-        reg.id = -1
-    _at_siblings_place(rgb, regions, allowed, contested, thick, sure)
-    for reg, before in unsure_reads:
-        if reg.id < 0 or reg.confidence < before.confidence:
-            reg.relabel(before.id, before.label_text, before.confidence, before.label_box)
-            reg.confirmed = before.confirmed
-    return regions
-
-
-def _at_siblings_place(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
-                       thick: float, sure: float) -> list[Region]:
-    """Boxes still unlabeled: a renderer draws every label of an image alike, so each one's label is looked for at
-    the place (:func:`label_anchors`) most read labels take beside their own boxes, at their median height and
-    median width with one more digit than the longest number read (DIGIT_WIDTH x height each), and read off the
-    picture; taken when ``sure`` (read confidence) and no other box has its id or read it (``contested``: ids that
-    several boxes read, see :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed.
-    Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside
-    the box's top-left corner instead, so it is looked for there too."""
+    """Boxes still unlabeled, and boxes read less surely than ``unsure``: a renderer draws every label of an image
+    alike, so each one's label is looked for at the place (:func:`label_anchors`) most surely read labels take
+    beside their own boxes, at their median height and median width with one more digit than the longest number
+    read (DIGIT_WIDTH x height each), and read off the picture. A read is taken when ``sure`` (read confidence),
+    surer than the box's own read, and its id is neither another box's nor read by several (``contested``, see
+    :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed. Where a label drawn so
+    (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside the box's top-left
+    corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
-    read = [r for r in regions if r.id >= 0 and r.label_box is not None]
-    unread = [r for r in regions if r.id < 0]
-    if not read or not unread:
+    looked = [r for r in regions if r.id < 0 or r.confidence < unsure]
+    read = [r for r in regions if r.id >= 0 and r.label_box is not None and r.confidence >= unsure]
+    if not read or not looked:
         return regions
     places = [placement(r.label_box, r.bbox, thick, size) for r in read]
     place = max(set(places), key=places.count)
@@ -92,8 +77,8 @@ def _at_siblings_place(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     digit = DIGIT_WIDTH * h   # the label without its number (a word, padding) is as wide as the median one's
     rest = float(np.median([r.label_box[2] - r.label_box[0] - len(str(r.id)) * digit for r in same]))
     w = max(0.0, rest) + (max(len(str(r.id)) for r in same) + 1) * digit
-    jobs = []   # (unread region, label box); a label that does not fit there may be drawn inside the box instead
-    for reg in unread:
+    jobs = []   # (region, label box); a label that does not fit there may be drawn inside the box instead
+    for reg in looked:
         fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, thick, size, place)
         anchors = label_anchors(reg.bbox, w, h, thick, size)
         for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
@@ -101,9 +86,18 @@ def _at_siblings_place(rgb: np.ndarray, regions: list[Region], allowed: set[int]
             jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
     reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
     taken = {r.id for r in regions if r.id >= 0} | contested
-    for (reg, box), (rid, text, conf) in sorted(zip(jobs, reads), key=lambda job: -job[1][2]):
-        if reg.id >= 0 or rid is None or rid in taken or conf < sure or not (allowed is None or rid in allowed):
-            continue   # (surest reads first: a region read at one place is not read again at the other)
-        reg.relabel(rid, text, conf, box)
-        taken.add(rid)
-    return regions
+    done: set[int] = set()   # a region read at one place is not read again at the other
+    ranked = sorted(zip(jobs, reads), key=lambda job: -job[1][2])   # surest reads first
+    while True:   # again while a region read anew gives up an id that another read names
+        changed = False
+        for (reg, box), (rid, text, conf) in ranked:
+            if (id(reg) in done or rid is None or (rid in taken and rid != reg.id) or conf < max(sure, reg.confidence)
+                    or not (allowed is None or rid in allowed)):
+                continue
+            taken.discard(reg.id)
+            reg.relabel(rid, text, conf, box)
+            taken.add(rid)
+            done.add(id(reg))
+            changed = True
+        if not changed:
+            return regions
