@@ -25,7 +25,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    lines along its border.
    Steps 1-3 run again on the transposed mask (pairs of horizontal lines, the cumulative sums reused
    transposed), for boxes one of whose vertical sides has no line piece of its own: a small box whose label's
-   letters touch both its left and right sides.
+   letters touch both its left and right sides. An outline drawn around its own filled label, with a gap the
+   closing of letter holes bridged, is found by :mod:`tools.regions_frames`.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
 """
@@ -40,6 +41,7 @@ import numpy as np
 
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
     MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou)
+from tools.regions_frames import FRAMED, frame_around, framed_boxes
 from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
@@ -198,6 +200,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
         hidden |= occluded
     sums = MaskSums.of(mask, hidden, thin)
     found, xs = _paired(mask, min_side, filled, thin, sums, upright=True)
+    found += framed_boxes(mask, filled)
     sideways, _ = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
                      for box in [[b[1], b[0], b[3], b[2]]] if _unpaired(box, xs, found)]
@@ -279,8 +282,9 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
 
 
 def filled_areas(u8: np.ndarray) -> np.ndarray:
-    """Filled label backgrounds (uint8 0/1): areas > MAX_LINE px thick once the text holes are closed and
-    >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept)."""
+    """Filled label backgrounds (uint8, 0 off them): areas > MAX_LINE px thick once the text holes are closed and
+    >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept); 1 on a
+    label, FRAMED on a label with a box outline drawn around it (:mod:`tools.regions_frames`), which is left off."""
     out = np.zeros_like(u8)
     extent = drawn_extent(u8)
     if extent is not None:
@@ -302,7 +306,12 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
         comp = labels[y:y + h, x:x + w] == i
         # a label background holds letters; a thick corner with a glyph glued on does not
         if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() >= MIN_LETTER_SHARE * a:
-            out[y:y + h, x:x + w][comp] = 1
+            frame = frame_around(u8 > 0, (x, y, w, h))
+            if frame is None:
+                out[y:y + h, x:x + w][comp] = 1
+            else:   # the label inside an outline drawn around it; the outline stays a line
+                l, t, r, b = frame.inside
+                out[t:b, l:r][labels[t:b, l:r] == i] = FRAMED
     return out
 
 

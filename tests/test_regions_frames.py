@@ -1,0 +1,56 @@
+"""Outlines drawn around their own filled label (tools.regions_frames). Ground truth: the boxes, ids and label
+boxes tools.draw placed on a real orthophoto."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tools.common import jpeg_roundtrip, load_image
+from tools.draw import RegionStyle, draw_regions, label_box
+from tools.regions import iou, read_regions
+from tools.regions_frames import frame_around
+
+STYLE = RegionStyle(color=(255, 255, 0), line_width=4, label_format="{id}", label_position="inside_center",
+                    font_scale=0.9, label_background=True, label_color=(0, 0, 0), font="hershey_duplex")
+
+
+def _framed(shared_data, rid: int, gap_x: int, gap_y: int, style: RegionStyle = STYLE):
+    """A box drawn ``gap_x``/``gap_y`` px of background away from its centred label (JPEG q70): image, box."""
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    lx1, ly1, lx2, ly2 = label_box([0, 0, 0, 0], str(rid), style, (10**4, 10**4))
+    half = style.line_width // 2
+    w, h = lx2 - lx1 + 2 * (gap_x + half + 1), ly2 - ly1 + 2 * (gap_y + half + 1)
+    box = [150.0, 120.0, 150.0 + w, 120.0 + h]
+    return jpeg_roundtrip(draw_regions(img, [(rid, box)], style), 70), box
+
+
+@pytest.mark.parametrize("rid, gap_x, gap_y", [(20, 3, 3), (11, 2, 4), (7, 0, 3)])
+def test_a_box_drawn_around_its_own_filled_label_is_found(shared_data, rid, gap_x, gap_y):
+    drawn, box = _framed(shared_data, rid, gap_x, gap_y)   # gap_x 0: the label touches the left and right sides
+    found = read_regions(drawn)
+    assert [r.id for r in found] == [rid]
+    assert iou(found[0].bbox, box) >= 0.9
+
+
+def test_a_plain_filled_label_has_no_frame(shared_data):
+    style = RegionStyle(color=(255, 255, 0), line_width=4, label_format="{id}", label_position="above",
+                        font_scale=0.9, label_background=True, label_color=(0, 0, 0), font="hershey_duplex")
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    box = [150.0, 120.0, 260.0, 210.0]
+    drawn = jpeg_roundtrip(draw_regions(img, [(11, box)], style), 70)
+    from tools.regions import colour_layers
+
+    mask = colour_layers(drawn)[0][0]
+    x1, y1, x2, y2 = label_box(box, "11", style, (drawn.shape[1], drawn.shape[0]))
+    assert frame_around(mask, (x1, y1, x2 - x1, y2 - y1)) is None
+    found = read_regions(drawn)
+    assert [r.id for r in found] == [11] and iou(found[0].bbox, box) >= 0.9
+
+
+def test_the_holes_of_a_stroke_letter_frame_no_label():
+    mask = np.zeros((60, 60), bool)
+    mask[10:40, 20:36] = True          # a bold "8": strokes around two holes
+    mask[14:22, 24:32] = False
+    mask[27:36, 24:32] = False
+    assert frame_around(mask, (20, 10, 16, 30)) is None

@@ -1,0 +1,144 @@
+"""Box outlines drawn around their own filled label ("framed labels"): a label centred in a box little bigger than
+itself, with background showing between the label and the outline.
+
+The closing that fills a label's letter holes (:func:`tools.regions_lines.filled_areas`) also bridges a narrow gap,
+so the outline is taken for part of the label background, and a box whose inside is mostly label is no box to the
+rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`). Here the outline is found from the drawn-share
+profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
+below the label and left and right of it; each of the four lines drawn along the whole span between the others,
+each gap mostly background. A label as wide as its box's inside touches the left and right sides: those are
+where the lines above and below it end. (A label as tall as the inside is not looked for: the strokes of a "1" in
+a filled "11" make such gaps left and right, and on dev overlays that cost more regions than it found.)
+A plain label has no gap beyond its padding on both sides of both axes, and a box side may run past one of its
+sides, not around it.
+
+Conventions: masks are (H, W) bool, boxes [x1, y1, x2, y2] at outline centres (px), as in :mod:`tools.regions_lines`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import numpy as np
+
+from tools.regions_geom import components
+
+GAP_MAX = 0.25    # most drawn share of a profile step in the gap between label and outline
+LINE_MIN = 0.7    # least drawn share of a profile step on the outline
+FILL_MIN = 0.85   # least drawn share of the label's edge just inside the gap
+MAX_GAP = 12      # px, widest gap looked across
+MAX_THICK = 10    # px, thickest outline (tools.regions_lines.MAX_LINE)
+ALONG_MIN = 0.85  # least drawn share of each outline along the span between the two crossing outlines
+MIN_LABEL = 10    # px, least height and width of a label (the strokes around a letter's holes frame no label)
+GAP_ALONG_MAX = 0.5  # most drawn share of each gap between the label and the outline (JPEG may bridge it)
+FRAMED = 2        # value of :func:`tools.regions_lines.filled_areas` on a filled label with an outline around it
+
+Side = tuple[int, int, int]   # (the label's edge, the line's inner edge, its outer edge) as end-exclusive bounds
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """An outline around a filled label: ``box`` at line centres, line ``thick``ness, and the ``inside`` of the
+    gap ([x1, y1, x2, y2], end-exclusive px), which holds the label."""
+
+    box: list[float]
+    thick: float
+    inside: tuple[int, int, int, int]
+
+
+def _runs(drawn: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of the runs of equal values of a bool array (end-exclusive)."""
+    cuts = np.flatnonzero(np.diff(drawn.astype(np.int8))) + 1
+    bounds = np.concatenate([[0], cuts, [len(drawn)]])
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
+def _outward(profile: np.ndarray) -> list[tuple[int, int, int]]:
+    """Candidate (gap start, line start, line end) steps along ``profile`` (drawn shares, index 0 at the label's
+    middle, rising outward; end-exclusive), innermost first: a gap that follows a solid step (the label's edge) and
+    is followed by a line (JPEG-blurred edge steps included). A letter stroke across the middle makes a false gap
+    inside the label; :func:`frame_around` keeps the candidates whose lines close a box."""
+    runs = _runs(profile > GAP_MAX)
+    out = []
+    for (f0, f1), (g0, g1), (l0, l1) in zip(runs, runs[1:], runs[2:]):
+        if profile[f0] <= GAP_MAX:   # runs alternate: start from drawn runs only
+            continue
+        if (profile[max(f0, f1 - 3):f1].max() >= FILL_MIN and g1 - g0 <= MAX_GAP
+                and l1 - l0 <= MAX_THICK + 2 and profile[l0:l1].max() >= LINE_MIN):
+            out.append((g0, l0, l1))
+    return out
+
+
+def _sides(mask: np.ndarray, lo: int, hi: int, centre: int, a: int, b: int) -> tuple[list[Side], list[Side]]:
+    """Candidate gap/line steps before and after ``centre`` along the rows ``lo:hi`` of ``mask`` (columns averaged
+    over ``a:b``), innermost first."""
+    prof = mask[lo:hi, a:b].mean(axis=1)
+    c = centre - lo
+    before = [(c - g + 1 + lo, c - l0 + 1 + lo, c - l1 + 1 + lo) for g, l0, l1 in _outward(prof[c::-1])]
+    after = [(c + g + lo, c + l0 + lo, c + l1 + lo) for g, l0, l1 in _outward(prof[c:])]
+    return before, after
+
+
+def frame_around(mask: np.ndarray, label: tuple[int, int, int, int]) -> Frame | None:
+    """The outline drawn around the filled label whose box (x, y, w, h in px) is ``label``, if there is one."""
+    x, y, w, h = label
+    H, W = mask.shape
+    reach = MAX_GAP + MAX_THICK + 2
+    tops, bots = _sides(mask, max(0, y - reach), min(H, y + h + reach), y + h // 2, x + w // 4, x + w - w // 4)
+    lefts, rights = _sides(mask.T, max(0, x - reach), min(W, x + w + reach), x + w // 2, y + h // 4, y + h - h // 4)
+    combos = list(itertools.product(tops, bots, lefts, rights))
+    # a label as wide (or as tall) as its box's inside touches two sides: those are where the gapped lines end
+    combos += [(t, b, *_touching(mask.T, t, b, x + w // 2)) for t, b in itertools.product(tops, bots)]
+    for t, b, l, r in combos:
+        frame = None if l is None or t is None else _closed(mask, t, b, l, r)
+        if frame is not None:
+            return frame
+    return None
+
+
+def _touching(mask: np.ndarray, before: Side, after: Side, centre: int) -> tuple[Side | None, Side | None]:
+    """The sides across two gapped lines of a box whose label touches them (``mask`` transposed so that the lines
+    ``before``/``after`` are columns): the lines' common ends, as thick as they are; (None, None) when the two
+    lines do not end together (within 2 px)."""
+    (_, e0, o0), (_, s1, e1) = before, after
+    ends = [_run_around(mask[:, o0:e0].mean(axis=1) >= 0.5, centre),
+            _run_around(mask[:, s1:e1].mean(axis=1) >= 0.5, centre)]
+    if None in ends or abs(ends[0][0] - ends[1][0]) > 2 or abs(ends[0][1] - ends[1][1]) > 2:
+        return None, None
+    thick = round(((e0 - o0) + (e1 - s1)) / 2)
+    a, z = min(ends[0][0], ends[1][0]), max(ends[0][1], ends[1][1])
+    return (a + thick, a + thick, a), (z - thick, z - thick, z)
+
+
+def _run_around(drawn: np.ndarray, centre: int) -> tuple[int, int] | None:
+    """(start, end) of the run of True in ``drawn`` that holds ``centre`` (end-exclusive); None when it is False."""
+    if not 0 <= centre < len(drawn) or not drawn[centre]:
+        return None
+    off = np.flatnonzero(~drawn)
+    return int(off[off < centre].max(initial=-1)) + 1, int(off[off > centre].min(initial=len(drawn)))
+
+
+def _closed(mask: np.ndarray, top: Side, bot: Side, left: Side, right: Side) -> Frame | None:
+    """The frame whose four sides are these candidates, when each line is drawn along the whole span between the
+    two crossing lines, each gap is mostly background (a letter stroke's false gap is not) and the inside is big
+    enough for a label."""
+    (ti, t1, t0), (bi, b0, b1), (li, l1, l0), (ri, r0, r1) = top, bot, left, right
+    lines = (mask[t0:t1, l0:r1], mask[b0:b1, l0:r1], mask[t0:b1, l0:l1].T, mask[t0:b1, r0:r1].T)
+    gaps = (mask[t1:ti, l1:r0], mask[bi:b0, l1:r0], mask[t1:b0, l1:li], mask[t1:b0, ri:r0])
+    if min(line.size for line in lines) == 0 or min(ri - li, bi - ti) < MIN_LABEL:
+        return None
+    gaps = tuple(g for g in gaps if g.size)   # a side the label touches has none
+    if (min(line.any(axis=0).mean() for line in lines) < ALONG_MIN
+            or max((g.mean() for g in gaps), default=0.0) > GAP_ALONG_MAX):
+        return None
+    thick = float(np.mean([(line.mean(axis=1) >= 0.5).sum() for line in lines]))
+    box = [(l0 + l1 - 1) / 2, (t0 + t1 - 1) / 2, (r0 + r1 - 1) / 2, (b0 + b1 - 1) / 2]
+    return Frame(box, thick, (li, ti, ri, bi))
+
+
+def framed_boxes(mask: np.ndarray, filled: np.ndarray) -> list[tuple[list[float], float]]:
+    """(box, line thickness) of the outlines around the labels marked FRAMED in ``filled``."""
+    n, _, stats = components((filled == FRAMED).astype(np.uint8))
+    frames = [frame_around(mask, tuple(int(v) for v in s[:4])) for s in stats[1:n]]
+    return [(f.box, f.thick) for f in frames if f is not None]
