@@ -7,8 +7,9 @@ Pipeline of :func:`read_regions`:
    is saturated too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or
    black outlines are not supported.
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
-   vertical lines, labels glued to an outline told apart from the outline) and :mod:`tools.regions_prune`
-   (duplicates, pieces of crossing boxes and glued labels dropped).
+   vertical lines, labels glued to an outline told apart from the outline; an outline drawn around its own filled
+   label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
+   glued labels dropped).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /

@@ -299,14 +299,15 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
     n, labels, stats = components(solid)
     if n <= 1:
         return solid
-    drawn = np.bincount(labels[u8 > 0], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
+    on = u8 > 0
+    drawn = np.bincount(labels[on], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
     out = np.zeros_like(u8)
     for i in np.flatnonzero(drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1) >= 0.6) + 1:
         x, y, w, h, a = stats[i]
         comp = labels[y:y + h, x:x + w] == i
         # a label background holds letters; a thick corner with a glyph glued on does not
         if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() >= MIN_LETTER_SHARE * a:
-            frame = frame_around(u8 > 0, (x, y, w, h))
+            frame = frame_around(on, (x, y, w, h))
             if frame is None:
                 out[y:y + h, x:x + w][comp] = 1
             else:   # the label inside an outline drawn around it; the outline stays a line
