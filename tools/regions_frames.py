@@ -22,7 +22,7 @@ import itertools
 
 import numpy as np
 
-from tools.regions_geom import components
+from tools.regions_geom import components, true_runs
 
 GAP_MAX = 0.25    # most drawn share of a profile step in the gap between label and outline
 LINE_MIN = 0.7    # least drawn share of a profile step on the outline
@@ -47,27 +47,16 @@ class Frame:
     inside: tuple[int, int, int, int]
 
 
-def _runs(drawn: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of the runs of equal values of a bool array (end-exclusive)."""
-    cuts = np.flatnonzero(np.diff(drawn.astype(np.int8))) + 1
-    bounds = np.concatenate([[0], cuts, [len(drawn)]])
-    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
-
-
 def _outward(profile: np.ndarray) -> list[tuple[int, int, int]]:
     """Candidate (gap start, line start, line end) steps along ``profile`` (drawn shares, index 0 at the label's
-    middle, rising outward; end-exclusive), innermost first: a gap that follows a solid step (the label's edge) and
-    is followed by a line (JPEG-blurred edge steps included). A letter stroke across the middle makes a false gap
-    inside the label; :func:`frame_around` keeps the candidates whose lines close a box."""
-    runs = _runs(profile > GAP_MAX)
-    out = []
-    for (f0, f1), (g0, g1), (l0, l1) in zip(runs, runs[1:], runs[2:]):
-        if profile[f0] <= GAP_MAX:   # runs alternate: start from drawn runs only
-            continue
-        if (profile[max(f0, f1 - 3):f1].max() >= FILL_MIN and g1 - g0 <= MAX_GAP
-                and l1 - l0 <= MAX_THICK + 2 and profile[l0:l1].max() >= LINE_MIN):
-            out.append((g0, l0, l1))
-    return out
+    middle, rising outward; end-exclusive), innermost first: a gap between two drawn runs, the inner one ending in a
+    solid step (the label's edge), the outer one a line (JPEG-blurred edge steps included). A letter stroke across
+    the middle makes a false gap inside the label; :func:`frame_around` keeps the candidates whose lines close a
+    box."""
+    runs = true_runs(profile > GAP_MAX)
+    return [(f1 + 1, l0, l1 + 1) for (f0, f1), (l0, l1) in zip(runs, runs[1:])
+            if profile[max(f0, f1 - 2):f1 + 1].max() >= FILL_MIN and l0 - f1 - 1 <= MAX_GAP
+            and l1 + 1 - l0 <= MAX_THICK + 2 and profile[l0:l1 + 1].max() >= LINE_MIN]
 
 
 def _sides(mask: np.ndarray, lo: int, hi: int, centre: int, a: int, b: int) -> tuple[list[Side], list[Side]]:
@@ -88,7 +77,7 @@ def frame_around(mask: np.ndarray, label: tuple[int, int, int, int]) -> Frame | 
     tops, bots = _sides(mask, max(0, y - reach), min(H, y + h + reach), y + h // 2, x + w // 4, x + w - w // 4)
     lefts, rights = _sides(mask.T, max(0, x - reach), min(W, x + w + reach), x + w // 2, y + h // 4, y + h - h // 4)
     combos = list(itertools.product(tops, bots, lefts, rights))
-    # a label as wide (or as tall) as its box's inside touches two sides: those are where the gapped lines end
+    # a label as wide as its box's inside touches the left and right sides: where the lines above and below end
     combos += [(t, b, *_touching(mask.T, t, b, x + w // 2)) for t, b in itertools.product(tops, bots)]
     for t, b, l, r in combos:
         frame = None if l is None or t is None else _closed(mask, t, b, l, r)
@@ -102,21 +91,13 @@ def _touching(mask: np.ndarray, before: Side, after: Side, centre: int) -> tuple
     ``before``/``after`` are columns): the lines' common ends, as thick as they are; (None, None) when the two
     lines do not end together (within 2 px)."""
     (_, e0, o0), (_, s1, e1) = before, after
-    ends = [_run_around(mask[:, o0:e0].mean(axis=1) >= 0.5, centre),
-            _run_around(mask[:, s1:e1].mean(axis=1) >= 0.5, centre)]
+    ends = [next(((a, z + 1) for a, z in true_runs(line.mean(axis=1) >= 0.5) if a <= centre <= z), None)
+            for line in (mask[:, o0:e0], mask[:, s1:e1])]
     if None in ends or abs(ends[0][0] - ends[1][0]) > 2 or abs(ends[0][1] - ends[1][1]) > 2:
         return None, None
     thick = round(((e0 - o0) + (e1 - s1)) / 2)
     a, z = min(ends[0][0], ends[1][0]), max(ends[0][1], ends[1][1])
     return (a + thick, a + thick, a), (z - thick, z - thick, z)
-
-
-def _run_around(drawn: np.ndarray, centre: int) -> tuple[int, int] | None:
-    """(start, end) of the run of True in ``drawn`` that holds ``centre`` (end-exclusive); None when it is False."""
-    if not 0 <= centre < len(drawn) or not drawn[centre]:
-        return None
-    off = np.flatnonzero(~drawn)
-    return int(off[off < centre].max(initial=-1)) + 1, int(off[off > centre].min(initial=len(drawn)))
 
 
 def _closed(mask: np.ndarray, top: Side, bot: Side, left: Side, right: Side) -> Frame | None:

@@ -21,6 +21,12 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """Inclusive (start, end) index pairs of the True runs of a 1-D bool array."""
+    d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(d == 1).tolist(), (np.flatnonzero(d == -1) - 1).tolist()))
+
+
 def enclosed(crop: np.ndarray) -> np.ndarray:
     """Pixels off ``crop`` (bool) that it encloses (not 4-connected to the crop's border): the letters of a
     filled label background; a box outline glued to the label's side encloses nothing."""

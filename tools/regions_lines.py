@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
-    MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou)
+    MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou, true_runs)
 from tools.regions_frames import FRAMED, frame_around, framed_boxes
 from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
@@ -125,12 +125,6 @@ def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
         else:
             out.append(ln)
     return out
-
-
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """Inclusive (start, end) index pairs of the True runs of a 1-D bool array."""
-    d = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
-    return list(zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1) - 1))
 
 
 def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
@@ -342,7 +336,7 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
         return _column_height(mask, lo + a, lo + b, xa, xb, int(line_t) + 3)
 
     centres = []
-    for a, b in _runs(good):
+    for a, b in true_runs(good):
         found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own)]
         clipped = _clipped_centre(lo + a, lo + b, line_t, h) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
