@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
@@ -150,3 +152,28 @@ def test_a_stroke_label_inside_a_narrower_box_leaves_its_top_side_alone(shared_d
                         list(zip([10, 19, 14], boxes)), style, 93)
     for rid, box in zip([10, 19, 14], boxes):
         assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)
+
+
+def test_a_label_read_at_an_odd_place_is_read_again_where_the_others_sit(shared_data):
+    """Four labels above their boxes; one box took a sure "1" from a bar beside it (another box's side): its label
+    is read again above it, and that read names the box. A box whose label really sits elsewhere keeps its read."""
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    boxes = [[30.0, 60.0, 150.0, 170.0], [200.0, 60.0, 330.0, 180.0], [60.0, 240.0, 180.0, 350.0],
+             [250.0, 250.0, 370.0, 370.0]]
+    ids = [6, 14, 9, 17]
+    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
+    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), [style] * 4), 85)
+    size = (drawn.shape[1], drawn.shape[0])
+    labels = [label_box(b, str(i), style, size) for i, b in zip(ids, boxes)]
+    regions = _regions(ids, boxes, labels, unread=-1)
+    bar = [int(boxes[3][0]) - 8, int(boxes[3][1]), int(boxes[3][0]) - 3, int(boxes[3][3])]   # left of box 17
+    regions[3].relabel(1, "1", 0.99, bar)
+    assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
+    # drawn left of its box (nothing above it): the read there stands
+    styles = [style] * 3 + [dataclasses.replace(style, label_position="outside_left")]
+    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), styles), 85)
+    labels = [label_box(b, str(i), st, size) for i, b, st in zip(ids, boxes, styles)]
+    regions = _regions(ids, boxes, labels, unread=-1)
+    assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
+    assert regions[3].label_box == labels[3]

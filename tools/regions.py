@@ -9,7 +9,8 @@ Pipeline of :func:`read_regions`:
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
    vertical lines, labels glued to an outline told apart from the outline; an outline drawn around its own filled
    label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
-   glued labels dropped).
+   glued labels dropped); each side is then checked against its corners (:mod:`tools.regions_sides`: a side on
+   another box's line moves to where the box's own lines end, a side on the image border half a line in).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
@@ -21,12 +22,12 @@ Pipeline of :func:`read_regions`:
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
    a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
-5. Boxes still unlabeled, or read unsurely: their label is read off the picture where the image's read labels sit
-   beside their own boxes, or inside the top-left corner where that place leaves the image
-   (:func:`tools.regions_places.label_by_siblings`; the surer read stands); then the engine's text detector looks
-   at a crop around each unlabeled box; a number is taken where a label of that box goes
-   (:func:`_label_by_detection`). An id that no box kept goes back to the one box that read it and is still
-   unlabeled once the others are read as other ids (:func:`_restore_contested`).
+5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
+   is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
+   corner where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read
+   stands); then the engine's text detector looks at a crop around each unlabeled box; a number is taken where a
+   label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
+   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from tools.regions_labels import across_right_side, label_blobs, letter_rects, m
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
 from tools.regions_places import label_by_siblings, unglued
+from tools.regions_sides import refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -210,6 +212,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     rects = find_rectangles(mask, min_side, filled, occluded)
     if not rects:
         return []
+    rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
     glyphs = letter_rects(rects, blobs)

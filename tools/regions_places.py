@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from tools.regions import Region
 
 DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heights of its letters, at most
+# a label read at another place than most of the image's labels (at least ODD_SHARE of ODD_MIN or more surely read
+# ones) may be a piece of another box's outline or label: it is read again at the usual place, and a read there at
+# least ODD_SURE names the box. Dev overlays (seeds 1/11/21/41/51): +4/0/0/0/0 exact regions at 0.9, +4/-1/-1 at
+# 0.6 with ODD_SHARE 0.6
+ODD_MIN, ODD_SHARE, ODD_SURE = 3, 0.75, 0.9
 SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
 
 
@@ -57,21 +62,27 @@ def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float
 
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
                       thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
-    """Boxes still unlabeled, and boxes read less surely than ``unsure``: a renderer draws every label of an image
-    alike, so each one's label is looked for at the place (:func:`label_anchors`) most surely read labels take
-    beside their own boxes, at their median height and median width with one more digit than the longest number
-    read (DIGIT_WIDTH x height each), and read off the picture. A read is taken when ``sure`` (read confidence),
-    surer than the box's own read, and its id is neither another box's nor read by several (``contested``, see
-    :func:`tools.regions._unique_ids`); ``thick``: outline width (px) assumed. Where a label drawn so
-    (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside the box's top-left
-    corner instead, so it is looked for there too."""
+    """Boxes still unlabeled, boxes read less surely than ``unsure``, and boxes whose label was read at another
+    place than nearly all others (ODD_SHARE): a renderer draws every label of an image alike, so each one's label
+    is looked for at the place (:func:`label_anchors`) most surely read labels take beside their own boxes, at
+    their median height and median width with one more digit than the longest number read (DIGIT_WIDTH x height
+    each), and read off the picture. A read is taken when ``sure`` (read confidence) and surer than the box's own
+    read (for a label read at an odd place: a new id read at least ODD_SURE), and its id is neither another box's
+    nor read by several (``contested``, see :func:`tools.regions._unique_ids`); ``thick``: outline width (px)
+    assumed. Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw
+    it inside the box's top-left corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
-    looked = [r for r in regions if r.id < 0 or r.confidence < unsure]
     read = [r for r in regions if r.id >= 0 and r.label_box is not None and r.confidence >= unsure]
-    if not read or not looked:
+    if not read:
         return regions
     places = [placement(r.label_box, r.bbox, thick, size) for r in read]
     place = max(set(places), key=places.count)
+    odd: set[int] = set()   # ids (id()) of the regions whose label was read at an odd place
+    if len(read) >= ODD_MIN and places.count(place) >= ODD_SHARE * len(read):
+        odd = {id(r) for r, p in zip(read, places) if p != place}
+    looked = [r for r in regions if r.id < 0 or r.confidence < unsure or id(r) in odd]
+    if not looked:
+        return regions
     same = [r for r, p in zip(read, places) if p == place]
     h = float(np.median([r.label_box[3] - r.label_box[1] for r in same]))
     digit = DIGIT_WIDTH * h   # the label without its number (a word, padding) is as wide as the median one's
@@ -91,7 +102,8 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     while True:   # again while a region read anew gives up an id that another read names
         changed = False
         for (reg, box), (rid, text, conf) in ranked:
-            if (id(reg) in done or rid is None or (rid in taken and rid != reg.id) or conf < max(sure, reg.confidence)
+            need = ODD_SURE if id(reg) in odd and rid != reg.id else max(sure, reg.confidence)
+            if (id(reg) in done or rid is None or (rid in taken and rid != reg.id) or conf < need
                     or not (allowed is None or rid in allowed)):
                 continue
             taken.discard(reg.id)

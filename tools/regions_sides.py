@@ -1,0 +1,150 @@
+"""Each side of a found box checked against its corners, and moved where the box's own lines say it lies:
+
+- out, when the box's top and bottom lines (for a left or right side) run on past the side to a common end where
+  a line spans the whole side, and the side found is no corner: its line leaves a gap between the corners, or runs
+  on past both (another box's line crossing this box);
+- in, when the top and bottom lines both stop short of the side at a common end where a line spans the whole
+  side (the side found is another box's line further on);
+- to the image border, when the side is drawn on it and the border hides part of its line: half a line's width in
+  from the edge the line shows.
+
+Each side is looked at as the right side of a flipped or transposed view of the mask, so one set of helpers serves
+all four."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tools.regions_geom import true_runs
+
+LINE_SHARE = 0.5    # least drawn share across a line's width for a pixel along it to count as drawn
+SIDE_SHARE = 0.85   # least drawn share along a side for a line there to span it
+CORNER_GAP = 3      # px, shortest undrawn run along a side that ends it before a corner (JPEG blurs a line's ends
+#                     by about a pixel, so a corner never shows one)
+
+Box = tuple[float, float, float, float]
+
+
+def refit_sides(box: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
+    """``box`` [x1, y1, x2, y2] (px, outline ``thick`` px wide) with each side moved as the module docstring says;
+    ``mask``: the overlay colour's pixels (bool, H x W). Sides with no such evidence stay where they are."""
+    h_img, w_img = mask.shape
+    x1, y1, x2, y2 = (float(v) for v in box)
+    views: list[tuple[np.ndarray, Box, Callable[[float], tuple[int, float]]]] = [
+        (mask, (x1, y1, x2, y2), lambda v: (2, v)),
+        (mask[:, ::-1], (w_img - 1 - x2, y1, w_img - 1 - x1, y2), lambda v: (0, w_img - 1 - v)),
+        (mask.T, (y1, x1, y2, x2), lambda v: (3, v)),
+        (mask.T[:, ::-1], (h_img - 1 - y2, x1, h_img - 1 - y1, x2), lambda v: (1, h_img - 1 - v)),
+    ]
+    out = [x1, y1, x2, y2]
+    for view, seen, back in views:
+        pos = _far_side(view, seen, thick)
+        if pos is None:
+            pos = _border_side(view, seen, thick)
+        if pos is None:
+            pos = _near_side(view, seen, thick)
+        if pos is not None:
+            k, v = back(pos)
+            out[k] = v
+    return out
+
+
+def _far_side(m: np.ndarray, box: Box, t: float) -> float | None:
+    """Where the right side of ``box`` belongs when its top and bottom lines run on past it to a common end and
+    the side found is no corner (:func:`_no_corner`); None when it stays."""
+    x1, y1, x2, y2 = box
+    h, w = t / 2, m.shape[1]
+    start = int(x2 + h) + 1
+    if start >= w or not _no_corner(m, x2, y1, y2, t):
+        return None
+    top, bottom = (_ends(_along(m, y, t, start, w), t) for y in (y1, y2))
+    for end in top:   # nearest first: the first common end where a line spans the side
+        common = [min(end, e) for e in bottom if abs(e - end) <= t + 1]
+        if common and common[0] >= 2 * t + 2:
+            found = _spanned(m, start + common[0] - (t - 1) / 2, y1, y2, t)   # an end is the far side's outer edge
+            if found is not None:
+                return found
+    return None
+
+
+def _near_side(m: np.ndarray, box: Box, t: float) -> float | None:
+    """Where the right side of ``box`` belongs when its top and bottom lines both stop short of it, more than a
+    line's width before it, at a common end; None when it stays."""
+    x1, y1, x2, y2 = box
+    h = t / 2
+    first, stop = int(round(x1 + h)) + 1, int(round(x2 - h))   # the columns between the sides' lines
+    if stop - first < 4 * t:
+        return None
+    ends = []
+    for y in (y1, y2):
+        reach = _ends(_along(m, y, t, first, stop), t)
+        if not reach or reach[-1] >= stop - first - 2 - t:
+            return None
+        ends.append(first + reach[-1])
+    pos = max(ends) - (t - 1) / 2   # the ends are the near side's outer edge
+    if abs(ends[0] - ends[1]) > t + 1 or pos - x1 < 2 * t:
+        return None
+    return _spanned(m, pos, y1, y2, t)
+
+
+def _border_side(m: np.ndarray, box: Box, t: float) -> float | None:
+    """Where the right side of ``box`` belongs when it is drawn on the image's right border, which hides part of its
+    line: half a line's width in from the edge the line shows (at most the last column); None when the side is away
+    from the border or shows its whole width."""
+    x1, y1, x2, y2 = box
+    w = m.shape[1]
+    if x2 + t / 2 < w - 1:
+        return None
+    c0 = max(0, int(x2 - t))
+    runs = true_runs(m[int(round(y1)):int(round(y2)) + 1, c0:].mean(axis=0) >= SIDE_SHARE)
+    if not runs or runs[-1][1] != w - 1 - c0 or w - (c0 + runs[-1][0]) >= t:
+        return None
+    return float(min(c0 + runs[-1][0] + (t - 1) / 2, w - 1))
+
+
+def _ends(drawn: np.ndarray, t: float) -> list[int]:
+    """Where a line that starts at index 0 or 1 of ``drawn`` may end: the last index of each of its drawn runs up
+    to its first gap wider than ``t`` px (narrower gaps: the letter holes of a label drawn over it, a crossing
+    line's JPEG edge). Nearest first; [] when the line does not start there."""
+    runs = true_runs(drawn)
+    if not runs or runs[0][0] > 1:
+        return []
+    out = [runs[0][1]]
+    for (_, prev_end), (a, b) in zip(runs, runs[1:]):
+        if a - prev_end - 1 > t:
+            break
+        out.append(b)
+    return out
+
+
+def _along(m: np.ndarray, y: float, t: float, a: int, b: int) -> np.ndarray:
+    """Which columns a..b-1 of the line of ``t`` px centred on row ``y`` are drawn."""
+    r0, r1 = max(0, int(round(y - t / 2))), min(m.shape[0], int(round(y + t / 2)) + 1)
+    return m[r0:r1, a:b].mean(axis=0) >= LINE_SHARE
+
+
+def _column(m: np.ndarray, x: float, t: float) -> np.ndarray:
+    """Which rows of the line of ``t`` px centred on column ``x`` are drawn."""
+    c0, c1 = max(0, int(round(x - t / 2))), min(m.shape[1], int(round(x + t / 2)) + 1)
+    return m[:, c0:c1].mean(axis=1) >= LINE_SHARE
+
+
+def _spanned(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> float | None:
+    """``x`` when a line there spans the side from y1 to y2, else None."""
+    return float(x) if _column(m, x, t)[int(y1):int(y2) + 1].mean() >= SIDE_SHARE else None
+
+
+def _no_corner(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> bool:
+    """The line at ``x`` is no corner of the side from y1 to y2: it leaves a gap (CORNER_GAP or more) between
+    them, or runs on past both for more than a line's width (a longer line crossing the box)."""
+    h = t / 2
+    col = _column(m, x, t)
+    side = col[int(round(y1)):int(round(y2)) + 1]   # from line centre to line centre: the gap as drawn
+    if any(b - a + 1 >= CORNER_GAP for a, b in true_runs(~side)):
+        return True
+    reach = int(t) + 1
+    top, bottom = int(round(y1 - h)), int(round(y2 + h)) + 1
+    above, below = col[max(0, top - reach):max(0, top)], col[bottom:bottom + reach]
+    return len(above) == reach == len(below) and bool(above.all() and below.all())
