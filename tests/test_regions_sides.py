@@ -4,6 +4,7 @@ another box's line)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,22 +14,18 @@ from tools.regions import colour_layers, iou, read_regions
 from tools.regions_sides import refit_sides
 
 
-def _style(line_width: int, position: str = "below", background: bool = True) -> RegionStyle:
+def _style(line_width: int, position: str = "below") -> RegionStyle:
     return RegionStyle(color=(255, 0, 128), line_width=line_width, label_format="{id}", label_position=position,
-                       font_scale=0.7, label_background=background, label_color=(255, 255, 255),
-                       font="dejavu_sans")
+                       font_scale=0.7, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
 
 
-def _drawn(shared_data, boxes: list[list[float]], style: RegionStyle, name: str = "OSBS_029.png",
-           labels: bool = True) -> np.ndarray:
-    """The boxes outlined on a real image (JPEG q80); without ``labels``, the outlines alone."""
-    img = load_image(shared_data / "deepforest_neon" / name)
+def _drawn(shared_data, boxes: list[list[float]], style: RegionStyle, labels: bool = True) -> np.ndarray:
+    """The boxes (ids 1, 2, ...) outlined on a real orthophoto (JPEG q80); without ``labels``, the outlines alone."""
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
     regions = list(zip(range(1, len(boxes) + 1), boxes))
     if labels:
         return jpeg_roundtrip(draw_regions(img, regions, style), 80)
     out = img.copy()
-    import cv2
-
     for x1, y1, x2, y2 in boxes:
         cv2.rectangle(out, (int(x1), int(y1)), (int(x2), int(y2)), style.color, style.line_width)
     return jpeg_roundtrip(out, 80)

@@ -80,7 +80,7 @@ def _near_side(m: np.ndarray, box: Box, t: float) -> float | None:
     ends = []
     for y in (y1, y2):
         reach = _ends(_along(m, y, t, first, stop), t)
-        if not reach or reach[-1] >= stop - first - 2 - t:
+        if not reach or reach[-1] >= stop - first - 2 - t:   # stops no more than a line (+ a blurred px) short
             return None
         ends.append(first + reach[-1])
     pos = max(ends) - (t - 1) / 2   # the ends are the near side's outer edge
