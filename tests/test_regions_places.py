@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
@@ -174,6 +175,26 @@ def test_a_label_read_at_an_odd_place_is_read_again_where_the_others_sit(shared_
     styles = [style] * 3 + [dataclasses.replace(style, label_position="outside_left")]
     drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), styles), 85)
     labels = [label_box(b, str(i), st, size) for i, b, st in zip(ids, boxes, styles)]
+    regions = _regions(ids, boxes, labels, unread=-1)
+    assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
+    assert regions[3].label_box == labels[3]
+
+
+def test_a_label_moved_inside_because_it_does_not_fit_is_not_read_again(shared_data):
+    """Labels below their boxes; the bottom box's label would leave the image, so it is drawn inside the box's
+    top-left corner (tools.draw): that is where it belongs, and its read stands, though a number painted in the
+    scene lies where the usual place, kept inside the image, is read."""
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png").copy()
+    cv2.putText(img, "5", (254, 397), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA)
+    boxes = [[30.0, 40.0, 150.0, 150.0], [200.0, 40.0, 330.0, 160.0], [60.0, 200.0, 180.0, 300.0],
+             [250.0, 320.0, 320.0, 380.0]]
+    ids = [6, 14, 9, 3]
+    style = RegionStyle(color=(0, 255, 0), line_width=3, label_format="{id}", label_position="below",
+                        font_scale=0.8, label_background=False, label_color=(0, 255, 0), font="dejavu_sans")
+    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), [style] * 4), 85)
+    size = (drawn.shape[1], drawn.shape[0])
+    labels = [label_box(b, str(i), style, size) for i, b in zip(ids, boxes)]
+    assert labels[3][1] > boxes[3][1]   # drawn inside
     regions = _regions(ids, boxes, labels, unread=-1)
     assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
     assert regions[3].label_box == labels[3]

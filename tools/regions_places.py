@@ -20,7 +20,8 @@ DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heigh
 # a label read at another place than most of the image's labels (at least ODD_SHARE of ODD_MIN or more surely read
 # ones) may be a piece of another box's outline or label: it is read again at the usual place, and a read there at
 # least ODD_SURE names the box. Dev overlays (seeds 1/11/21/41/51): +4/0/0/0/0 exact regions at 0.9, +4/-1/-1 at
-# 0.6 with ODD_SHARE 0.6
+# 0.6 with ODD_SHARE 0.6. A label inside the box's top-left corner where the usual place leaves the image is not odd
+# (renderers draw it there instead), nor is any label when fewer than ODD_MIN are read
 ODD_MIN, ODD_SHARE, ODD_SURE = 3, 0.75, 0.9
 SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
 
@@ -77,22 +78,25 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
         return regions
     places = [placement(r.label_box, r.bbox, thick, size) for r in read]
     place = max(set(places), key=places.count)
-    odd: set[int] = set()   # ids (id()) of the regions whose label was read at an odd place
-    if len(read) >= ODD_MIN and places.count(place) >= ODD_SHARE * len(read):
-        odd = {id(r) for r, p in zip(read, places) if p != place}
-    looked = [r for r in regions if r.id < 0 or r.confidence < unsure or id(r) in odd]
-    if not looked:
-        return regions
     same = [r for r, p in zip(read, places) if p == place]
     h = float(np.median([r.label_box[3] - r.label_box[1] for r in same]))
     digit = DIGIT_WIDTH * h   # the label without its number (a word, padding) is as wide as the median one's
     rest = float(np.median([r.label_box[2] - r.label_box[0] - len(str(r.id)) * digit for r in same]))
     w = max(0.0, rest) + (max(len(str(r.id)) for r in same) + 1) * digit
+
+    def fallback(box: Sequence[float]) -> bool:   # the usual place leaves the image: the label may be inside
+        return place != INSIDE_TOP_LEFT and off_image(box, w, DRAWN_HEIGHT * h, thick, size, place)
+
+    odd: set[int] = set()   # ids (id()) of the regions whose label was read at an odd place
+    if len(read) >= ODD_MIN and places.count(place) >= ODD_SHARE * len(read):
+        odd = {id(r) for r, p in zip(read, places) if p != place and not (p == INSIDE_TOP_LEFT and fallback(r.bbox))}
+    looked = [r for r in regions if r.id < 0 or r.confidence < unsure or id(r) in odd]
+    if not looked:
+        return regions
     jobs = []   # (region, label box); a label that does not fit there may be drawn inside the box instead
     for reg in looked:
-        fallback = place != INSIDE_TOP_LEFT and off_image(reg.bbox, w, DRAWN_HEIGHT * h, thick, size, place)
         anchors = label_anchors(reg.bbox, w, h, thick, size)
-        for p in (place, INSIDE_TOP_LEFT) if fallback else (place,):
+        for p in (place, INSIDE_TOP_LEFT) if fallback(reg.bbox) else (place,):
             ax, ay = anchors[p]
             jobs.append((reg, (int(round(ax)), int(round(ay)), int(round(ax + w)), int(round(ay + h)))))
     reads = read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])
