@@ -198,3 +198,13 @@ def test_a_label_moved_inside_because_it_does_not_fit_is_not_read_again(shared_d
     regions = _regions(ids, boxes, labels, unread=-1)
     assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
     assert regions[3].label_box == labels[3]
+
+
+def test_with_no_label_read_surely_the_unsure_reads_tell_where_labels_sit(shared_data):
+    from tools.regions import UNSURE_READ
+
+    drawn, ids, boxes, labels = _overlay(shared_data, ["inside_center"] * 3)
+    regions = _regions(ids, boxes, labels, unread=2)
+    for reg in regions[:2]:
+        reg.confidence = UNSURE_READ - 0.2
+    assert _label_by_siblings(drawn, regions, None, set(), UNSURE_READ)[2].id == 9
