@@ -208,3 +208,15 @@ def test_with_no_label_read_surely_the_unsure_reads_tell_where_labels_sit(shared
     for reg in regions[:2]:
         reg.confidence = UNSURE_READ - 0.2
     assert _label_by_siblings(drawn, regions, None, set(), UNSURE_READ)[2].id == 9
+
+
+def test_a_label_inside_another_box_goes_to_the_box_it_sits_above(shared_data):
+    """All labels above their boxes; box 5's label lies inside box 10, about as near box 10's centre as it is to
+    its own box's top: the image's labels all sit above their boxes, so it is box 5's (a dev overlay's layout)."""
+    regions = [(9, [141.0, 148.0, 323.0, 227.0]), (10, [263.0, 108.0, 360.0, 248.0]),
+               (16, [169.0, 375.0, 325.0, 412.0]), (19, [141.0, 42.0, 273.0, 117.0]),
+               (5, [292.0, 209.0, 334.0, 264.0]), (7, [228.0, 352.0, 348.0, 385.0]), (20, [342.0, 6.0, 496.0, 105.0])]
+    style = RegionStyle(color=(0, 255, 255), line_width=4, label_format="{id}", label_position="above",
+                        font_scale=0.99, label_background=False, label_color=(0, 255, 255), font="hershey_simplex")
+    found = _read_drawn(shared_data / "hit_uav_thermal" / "images" / "0_130_30_0_05549.jpg", regions, style, 76)
+    assert any(r.id == 5 and iou(r.bbox, regions[4][1]) >= 0.9 for r in found), found

@@ -15,9 +15,10 @@ Pipeline of :func:`read_regions`:
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
-   the placement distances) and read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or
-   Tesseract), and read again off the picture's own pixels at the blob by the label recognizer
-   (:mod:`tools.label_reader`; :func:`combine_reads` settles the two reads); a label that runs into its box's right
+   the placement distances, then again with a penalty for places other than the one nearly all labels take) and
+   read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
+   the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
+   settles the two reads); a label that runs into its box's right
    side is read past it (:func:`tools.regions_labels.across_right_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
    a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
@@ -47,7 +48,7 @@ from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-export
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
-from tools.regions_places import label_by_siblings, unglued
+from tools.regions_places import label_by_siblings, odd_places, unglued
 from tools.regions_sides import refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -74,6 +75,10 @@ SIBLING_SURE = 0.3
 # overlays (seeds 1/11/21) 899/862/853 exact without; from 0.6 / 0.8 / 0.9 / 0.97: 902/863/856, 905/867/856,
 # 905/868/857, 907/870/855
 UNSURE_READ = 0.9
+# labels are drawn alike: where nearly all of a colour's matched labels take one place beside their boxes
+# (:func:`tools.regions_places.odd_places`), labels are matched once more with this share of the match limit added
+# to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
+PLACE_PENALTY = 0.5
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -251,6 +256,9 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
     out = _assign(rects, cost, limit, reads, blobs)
+    odd = odd_places(out, rects, blobs, size)
+    if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
+        out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
             reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
@@ -296,15 +304,17 @@ def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: n
     return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
 
 
-def _assign(rects, cost, limit, reads, blobs: list[LabelBlob]) -> list[Region]:
+def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarray | None = None) -> list[Region]:
     """Match read labels (``reads``: blob index -> (id, text, confidence, confirmed)) to boxes (min total placement
-    distance), one label per box and per id."""
+    distance, plus ``penalty`` per pair when given), one label per box and per id; a pair further apart than
+    ``limit`` is never matched."""
     out = [Region(-1, [round(v, 1) for v in box], "", 0.0) for box, _ in rects]
     cols = sorted(reads)
     if cols:
         sub = cost[:, cols]
         big = 1e6
-        rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub, big))
+        extra = 0.0 if penalty is None else penalty[:, cols]
+        rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub + extra, big))
         for r, c in zip(rows_i, cols_i):
             if sub[r, c] <= limit[r, cols[c]]:
                 rid, text, conf, both = reads[cols[c]]

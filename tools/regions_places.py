@@ -61,6 +61,25 @@ def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float
     return span[:, (cols < b1 - thick) | (cols > b2 + thick)]
 
 
+def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
+               size: tuple[int, int]) -> np.ndarray | None:
+    """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched
+    labels take (ODD_SHARE of ODD_MIN or more; a label inside its box's top-left corner where that place would
+    leave the image agrees with it), else 0; None when the labels agree on no place."""
+    labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
+    placed = [placement(lb, box, t, size) for lb, box, t in labelled]
+    if len(placed) < ODD_MIN:
+        return None
+    place = max(set(placed) - {INSIDE_TOP_LEFT} or placed, key=placed.count)
+
+    def agrees(p: int, lb, box, t) -> bool:
+        return p == place or (p == INSIDE_TOP_LEFT and off_image(box, lb[2] - lb[0], lb[3] - lb[1], t, size, place))
+
+    if sum(agrees(p, *job) for p, job in zip(placed, labelled)) < ODD_SHARE * len(placed):
+        return None
+    return np.array([[float(placement(b.box, box, t, size) != place) for b in blobs] for box, t in rects])
+
+
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
                       thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
     """Boxes still unlabeled, boxes read less surely than ``unsure``, and boxes whose label was read at another
