@@ -200,16 +200,6 @@ def test_a_label_moved_inside_because_it_does_not_fit_is_not_read_again(shared_d
     assert regions[3].label_box == labels[3]
 
 
-def test_with_no_label_read_surely_the_unsure_reads_tell_where_labels_sit(shared_data):
-    from tools.regions import UNSURE_READ
-
-    drawn, ids, boxes, labels = _overlay(shared_data, ["inside_center"] * 3)
-    regions = _regions(ids, boxes, labels, unread=2)
-    for reg in regions[:2]:
-        reg.confidence = UNSURE_READ - 0.2
-    assert _label_by_siblings(drawn, regions, None, set(), UNSURE_READ)[2].id == 9
-
-
 def test_a_label_inside_another_box_goes_to_the_box_it_sits_above(shared_data):
     """All labels above their boxes; box 5's label lies inside box 10, about as near box 10's centre as it is to
     its own box's top: the image's labels all sit above their boxes, so it is box 5's (a dev overlay's layout)."""

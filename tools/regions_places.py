@@ -84,17 +84,15 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
                       thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
     """Boxes still unlabeled, boxes read less surely than ``unsure``, and boxes whose label was read at another
     place than nearly all others (ODD_SHARE): a renderer draws every label of an image alike, so each one's label
-    is looked for at the place (:func:`label_anchors`) most surely read labels take beside their own boxes (all
-    read labels when none is read surely; dev overlays: +4 exact regions on seed 21, none lost on seeds
-    1/11/41/51), at their median height and median width with one more digit than the longest number read
-    (DIGIT_WIDTH x height each), and read off the picture. A read is taken when ``sure`` (read confidence) and
-    surer than the box's own read (for a label read at an odd place: a new id read at least ODD_SURE), and its id
-    is neither another box's nor read by several (``contested``, see :func:`tools.regions._unique_ids`);
-    ``thick``: outline width (px) assumed. Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave
+    is looked for at the place (:func:`label_anchors`) most surely read labels take beside their own boxes, at
+    their median height and median width with one more digit than the longest number read (DIGIT_WIDTH x height
+    each), and read off the picture. A read is taken when ``sure`` (read confidence) and surer than the box's own
+    read (for a label read at an odd place: a new id read at least ODD_SURE), and its id is neither another box's
+    nor read by several (``contested``, see :func:`tools.regions._unique_ids`); ``thick``: outline width (px)
+    assumed. Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave
     the image, renderers may draw it inside the box's top-left corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
-    labelled = [r for r in regions if r.id >= 0 and r.label_box is not None]
-    read = [r for r in labelled if r.confidence >= unsure] or labelled   # none sure: the unsure tell the place
+    read = [r for r in regions if r.id >= 0 and r.label_box is not None and r.confidence >= unsure]
     if not read:
         return regions
     places = [placement(r.label_box, r.bbox, thick, size) for r in read]
