@@ -155,6 +155,20 @@ def test_a_stroke_label_inside_a_narrower_box_leaves_its_top_side_alone(shared_d
         assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)
 
 
+def _number_style(color: tuple[int, int, int], position: str, filled: bool) -> RegionStyle:
+    """Bare-number labels, 3 px outlines: on a filled background in white text, or in strokes of the colour."""
+    return RegionStyle(color=color, line_width=3, label_format="{id}", label_position=position, font_scale=0.8,
+                       label_background=filled, label_color=(255, 255, 255) if filled else color, font="dejavu_sans")
+
+
+def _four(img: np.ndarray, boxes: list[list[float]], ids: list[int], styles: list[RegionStyle]):
+    """Four regions drawn on ``img`` (JPEG q85): image, labels read surely where drawn (Regions), label boxes."""
+    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), styles), 85)
+    size = (drawn.shape[1], drawn.shape[0])
+    labels = [label_box(b, str(i), st, size) for i, b, st in zip(ids, boxes, styles)]
+    return drawn, _regions(ids, boxes, labels, unread=-1), labels
+
+
 def test_a_label_read_at_an_odd_place_is_read_again_where_the_others_sit(shared_data):
     """Four labels above their boxes; one box took a sure "1" from a bar beside it (another box's side): its label
     is read again above it, and that read names the box. A box whose label really sits elsewhere keeps its read."""
@@ -162,20 +176,14 @@ def test_a_label_read_at_an_odd_place_is_read_again_where_the_others_sit(shared_
     boxes = [[30.0, 60.0, 150.0, 170.0], [200.0, 60.0, 330.0, 180.0], [60.0, 240.0, 180.0, 350.0],
              [250.0, 250.0, 370.0, 370.0]]
     ids = [6, 14, 9, 17]
-    style = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
-                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
-    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), [style] * 4), 85)
-    size = (drawn.shape[1], drawn.shape[0])
-    labels = [label_box(b, str(i), style, size) for i, b in zip(ids, boxes)]
-    regions = _regions(ids, boxes, labels, unread=-1)
+    style = _number_style((255, 0, 255), "above", filled=True)
+    drawn, regions, _ = _four(img, boxes, ids, [style] * 4)
     bar = [int(boxes[3][0]) - 8, int(boxes[3][1]), int(boxes[3][0]) - 3, int(boxes[3][3])]   # left of box 17
     regions[3].relabel(1, "1", 0.99, bar)
     assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
     # drawn left of its box (nothing above it): the read there stands
-    styles = [style] * 3 + [dataclasses.replace(style, label_position="outside_left")]
-    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), styles), 85)
-    labels = [label_box(b, str(i), st, size) for i, b, st in zip(ids, boxes, styles)]
-    regions = _regions(ids, boxes, labels, unread=-1)
+    left = dataclasses.replace(style, label_position="outside_left")
+    drawn, regions, labels = _four(img, boxes, ids, [style] * 3 + [left])
     assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
     assert regions[3].label_box == labels[3]
 
@@ -189,13 +197,9 @@ def test_a_label_moved_inside_because_it_does_not_fit_is_not_read_again(shared_d
     boxes = [[30.0, 40.0, 150.0, 150.0], [200.0, 40.0, 330.0, 160.0], [60.0, 200.0, 180.0, 300.0],
              [250.0, 320.0, 320.0, 380.0]]
     ids = [6, 14, 9, 3]
-    style = RegionStyle(color=(0, 255, 0), line_width=3, label_format="{id}", label_position="below",
-                        font_scale=0.8, label_background=False, label_color=(0, 255, 0), font="dejavu_sans")
-    drawn = jpeg_roundtrip(draw_regions(img, list(zip(ids, boxes)), [style] * 4), 85)
-    size = (drawn.shape[1], drawn.shape[0])
-    labels = [label_box(b, str(i), style, size) for i, b in zip(ids, boxes)]
+    style = _number_style((0, 255, 0), "below", filled=False)
+    drawn, regions, labels = _four(img, boxes, ids, [style] * 4)
     assert labels[3][1] > boxes[3][1]   # drawn inside
-    regions = _regions(ids, boxes, labels, unread=-1)
     assert [r.id for r in _label_by_siblings(drawn, regions, None, set(), 0.9)] == ids
     assert regions[3].label_box == labels[3]
 
