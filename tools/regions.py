@@ -18,8 +18,8 @@ Pipeline of :func:`read_regions`:
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
-   settles the two reads); a label that runs into its box's right
-   side is read past it (:func:`tools.regions_labels.across_right_side`).
+   settles the two reads); a label that runs into its box's right side is read past it
+   (:func:`tools.regions_labels.across_right_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
    a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).

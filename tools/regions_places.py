@@ -73,7 +73,8 @@ def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]]
     place = max(set(placed) - {INSIDE_TOP_LEFT} or placed, key=placed.count)
 
     def agrees(p: int, lb, box, t) -> bool:
-        return p == place or (p == INSIDE_TOP_LEFT and off_image(box, lb[2] - lb[0], lb[3] - lb[1], t, size, place))
+        w, h = lb[2] - lb[0], DRAWN_HEIGHT * (lb[3] - lb[1])   # as label_by_siblings places a label
+        return p == place or (p == INSIDE_TOP_LEFT and off_image(box, w, h, t, size, place))
 
     if sum(agrees(p, *job) for p, job in zip(placed, labelled)) < ODD_SHARE * len(placed):
         return None
