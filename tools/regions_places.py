@@ -61,22 +61,33 @@ def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float
     return span[:, (cols < b1 - thick) | (cols > b2 + thick)]
 
 
+def usual_place(labelled: Sequence[tuple[Sequence[float], Sequence[float], float]],
+                size: tuple[int, int]) -> tuple[int, list[bool]]:
+    """The place (index in :func:`label_anchors`) most (label box, box, outline width) triples take, and whether
+    each agrees with it: at it, or inside its box's top-left corner where a label that size (DRAWN_HEIGHT x its
+    letters' height) would leave the image at it (renderers draw it inside instead)."""
+    placed = [placement(lb, box, t, size) for lb, box, t in labelled]
+    place = max(set(placed), key=placed.count)
+    agree = [p == place or (p == INSIDE_TOP_LEFT
+                            and off_image(box, lb[2] - lb[0], DRAWN_HEIGHT * (lb[3] - lb[1]), t, size, place))
+             for p, (lb, box, t) in zip(placed, labelled)]
+    return place, agree
+
+
+def _nearly_all(agree: list[bool]) -> bool:
+    """Enough labels (ODD_MIN) agree on one place, and nearly all of them (ODD_SHARE) do."""
+    return len(agree) >= ODD_MIN and sum(agree) >= ODD_SHARE * len(agree)
+
+
 def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
                size: tuple[int, int]) -> np.ndarray | None:
     """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched
-    labels take (ODD_SHARE of ODD_MIN or more; a label inside its box's top-left corner where that place would
-    leave the image agrees with it), else 0; None when the labels agree on no place."""
+    labels take (:func:`usual_place`), else 0; None when the labels agree on no place."""
     labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
-    placed = [placement(lb, box, t, size) for lb, box, t in labelled]
-    if len(placed) < ODD_MIN:
+    if not labelled:
         return None
-    place = max(set(placed) - {INSIDE_TOP_LEFT} or placed, key=placed.count)
-
-    def agrees(p: int, lb, box, t) -> bool:
-        w, h = lb[2] - lb[0], DRAWN_HEIGHT * (lb[3] - lb[1])   # as label_by_siblings places a label
-        return p == place or (p == INSIDE_TOP_LEFT and off_image(box, w, h, t, size, place))
-
-    if sum(agrees(p, *job) for p, job in zip(placed, labelled)) < ODD_SHARE * len(placed):
+    place, agree = usual_place(labelled, size)
+    if not _nearly_all(agree):
         return None
     return np.array([[float(placement(b.box, box, t, size) != place) for b in blobs] for box, t in rects])
 
@@ -96,9 +107,8 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     read = [r for r in regions if r.id >= 0 and r.label_box is not None and r.confidence >= unsure]
     if not read:
         return regions
-    places = [placement(r.label_box, r.bbox, thick, size) for r in read]
-    place = max(set(places), key=places.count)
-    same = [r for r, p in zip(read, places) if p == place]
+    place, agree = usual_place([(r.label_box, r.bbox, thick) for r in read], size)
+    same = [r for r in read if placement(r.label_box, r.bbox, thick, size) == place]   # sized as drawn there
     h = float(np.median([r.label_box[3] - r.label_box[1] for r in same]))
     digit = DIGIT_WIDTH * h   # the label without its number (a word, padding) is as wide as the median one's
     rest = float(np.median([r.label_box[2] - r.label_box[0] - len(str(r.id)) * digit for r in same]))
@@ -107,9 +117,8 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     def fallback(box: Sequence[float]) -> bool:   # the usual place leaves the image: the label may be inside
         return place != INSIDE_TOP_LEFT and off_image(box, w, DRAWN_HEIGHT * h, thick, size, place)
 
-    odd: set[int] = set()   # ids (id()) of the regions whose label was read at an odd place
-    if len(read) >= ODD_MIN and places.count(place) >= ODD_SHARE * len(read):
-        odd = {id(r) for r, p in zip(read, places) if p != place and not (p == INSIDE_TOP_LEFT and fallback(r.bbox))}
+    # ids (id()) of the regions whose label was read at an odd place
+    odd = {id(r) for r, a in zip(read, agree) if not a} if _nearly_all(agree) else set()
     looked = [r for r in regions if r.id < 0 or r.confidence < unsure or id(r) in odd]
     if not looked:
         return regions

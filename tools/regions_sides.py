@@ -125,26 +125,26 @@ def _along(m: np.ndarray, y: float, t: float, a: int, b: int) -> np.ndarray:
     return m[r0:r1, a:b].mean(axis=0) >= LINE_SHARE
 
 
-def _column(m: np.ndarray, x: float, t: float) -> np.ndarray:
-    """Which rows of the line of ``t`` px centred on column ``x`` are drawn."""
+def _column(m: np.ndarray, x: float, t: float, a: int, b: int) -> np.ndarray:
+    """Which rows a..b-1 of the line of ``t`` px centred on column ``x`` are drawn."""
     c0, c1 = max(0, int(round(x - t / 2))), min(m.shape[1], int(round(x + t / 2)) + 1)
-    return m[:, c0:c1].mean(axis=1) >= LINE_SHARE
+    return m[max(0, a):b, c0:c1].mean(axis=1) >= LINE_SHARE
 
 
 def _spanned(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> float | None:
     """``x`` when a line there spans the side from y1 to y2, else None."""
-    return float(x) if _column(m, x, t)[int(y1):int(y2) + 1].mean() >= SIDE_SHARE else None
+    return float(x) if _column(m, x, t, int(y1), int(y2) + 1).mean() >= SIDE_SHARE else None
 
 
 def _no_corner(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> bool:
     """The line at ``x`` is no corner of the side from y1 to y2: it leaves a gap (CORNER_GAP or more) between
     them, or runs on past both for more than a line's width (a longer line crossing the box)."""
     h = t / 2
-    col = _column(m, x, t)
-    side = col[int(round(y1)):int(round(y2)) + 1]   # from line centre to line centre: the gap as drawn
+    side = _column(m, x, t, int(round(y1)), int(round(y2)) + 1)   # from line centre to line centre: gaps as drawn
     if any(b - a + 1 >= CORNER_GAP for a, b in true_runs(~side)):
         return True
     reach = int(t) + 1
     top, bottom = int(round(y1 - h)), int(round(y2 + h)) + 1
-    above, below = col[max(0, top - reach):max(0, top)], col[bottom:bottom + reach]
-    return len(above) == reach == len(below) and bool(above.all() and below.all())
+    if top < reach or bottom + reach > m.shape[0]:
+        return False
+    return bool(_column(m, x, t, top - reach, top).all() and _column(m, x, t, bottom, bottom + reach).all())
