@@ -44,7 +44,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
@@ -196,11 +196,9 @@ def read_regions(
     regions: list[Region] = []
     layers = colour_layers(rgb)
     filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]
-    drawn = np.zeros(rgb.shape[:2], bool)
-    for (mask, _), fill in zip(layers, filled):
-        drawn |= mask | (fill > 0)   # a label background hides an outline with its letters too
-    for (mask, strength), fill in zip(layers, filled):
-        regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, drawn & ~mask)
+    hidden = occluders([mask for mask, _ in layers], filled)
+    for (mask, strength), fill, occluded in zip(layers, filled, hidden):
+        regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
     contested = _unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
