@@ -164,28 +164,17 @@ def inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int
 
 
 # other colours hide an outline where they are drawn, closed over this square (px): the letters of a label whose
-# padding is too thin to be found filled (tools.regions_lines.filled_areas) hide it as the label does; dev overlays
-# (seeds 1/11/21): 5 / 7 / 11 px closing 910/877/868, 911/877/869, 912/877/870 (with every box of the sideways
-# pass kept, 7 px gave 913/877/871, 11 px 912/877/870)
+# padding is too thin for it to be found filled (tools.regions_lines.filled_areas) hide it as the label does; dev
+# overlays (seeds 1/11/21), every box of the sideways pass kept: 7 px 913/877/871, 11 px 912/877/870, 1 px (no
+# closing) 910/877/868 before that change
 OCCLUDER_CLOSE = np.ones((7, 7), np.uint8)
-
-
-def label_cover(filled: np.ndarray) -> np.ndarray:
-    """Where filled label backgrounds (``filled`` > 0, :func:`tools.regions_lines.filled_areas`) lie, letters
-    included: each one's bounding box (labels are rectangles; letters wider than the closing that finds them are
-    no part of the area, yet hide an outline as the label does)."""
-    on = filled > 0
-    n, _, stats = components(on.astype(np.uint8))
-    for x, y, w, h, _ in stats[1:n]:
-        on[y:y + h, x:x + w] = True
-    return on
 
 
 def occluders(masks: list[np.ndarray], filled: list[np.ndarray]) -> list[np.ndarray]:
     """Per overlay colour (``masks``, with their ``filled`` label areas), what may hide its outlines: the other
-    colours' pixels and label boxes (:func:`label_cover`) closed over OCCLUDER_CLOSE, and the letter holes of its
-    own filled labels (its own letters are no outline: a label across its box would read as lines)."""
-    covers = [mask | label_cover(fill) for mask, fill in zip(masks, filled)]
+    colours' pixels and filled labels closed over OCCLUDER_CLOSE, and the letter holes of its own filled labels
+    (closing its own letters would make a label drawn across its box read as lines)."""
+    covers = [mask | (fill > 0) for mask, fill in zip(masks, filled)]
     if not covers:
         return []
     drawn = np.sum(covers, axis=0, dtype=np.uint8)

@@ -53,9 +53,6 @@ OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour 
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
-# a band thinner than the line counts from this share of the line's thickness: a JPEG-saved red line on a dark
-# picture measures 8 px across vertically and 6 px along horizontally (dark pixels next to it take its chroma)
-THIN_BAND = 0.7
 # px either side of a side's line where its cover is looked for: a side hidden under another colour's line drawn
 # beside it shows that line up to 2 px off (the 1 px sliver left of its own line loses its hue to JPEG)
 SIDE_REACH = 2
@@ -148,7 +145,7 @@ def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
         # a short band: the JPEG-blurred edge rows of a line (or a hidden corner pixel) may miss the band, while a
         # label's padding or a letter stroke is really thinner than the line; their columns tell them apart
         h = height(a, b) if height is not None else 0.0
-        return [(a + b) / 2] if min(thick - 1, THIN_BAND * thick) <= h <= thick + 2 else []
+        return [(a + b) / 2] if thick - 1 <= h <= thick + 2 else []
     if not seg.any():
         return []
     first, last = int(np.argmax(seg)), len(seg) - 1 - int(np.argmax(seg[::-1]))
