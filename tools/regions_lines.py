@@ -24,9 +24,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
    lines along its border.
    Steps 1-3 run again on the transposed mask (pairs of horizontal lines, the cumulative sums reused
-   transposed), for boxes the vertical pass misses: a small box whose label's letters touch both its left and
-   right sides, a box whose bottom is half hidden under another colour's line; a box sharing its top and bottom
-   with one found upright is a label glued beside that box, and duplicates go in step 4. An outline drawn around its own filled label, with a gap the
+   transposed), for boxes one of whose vertical sides has no line piece of its own: a small box whose label's
+   letters touch both its left and right sides. An outline drawn around its own filled label, with a gap the
    closing of letter holes bridged, is found by :mod:`tools.regions_frames`.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
@@ -53,9 +52,6 @@ OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour 
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
-# px either side of a side's line where its cover is looked for: a side hidden under another colour's line drawn
-# beside it shows that line up to 2 px off (the 1 px sliver left of its own line loses its hue to JPEG)
-SIDE_REACH = 2
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
@@ -197,31 +193,36 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     if occluded is not None:
         hidden |= occluded
     sums = MaskSums.of(mask, hidden, thin)
-    found = _paired(mask, min_side, filled, thin, sums, upright=True)
+    found, xs = _paired(mask, min_side, filled, thin, sums, upright=True)
     found += framed_boxes(mask, filled)
-    sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
+    sideways, _ = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
-                     for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
+                     for box in [[b[1], b[0], b[3], b[2]]] if _unpaired(box, xs, found)]
     return explain_away(dedupe(found), thin)
 
 
-def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:
-    """A box closed across horizontal lines that shares its top and bottom with a box found upright: a label glued
-    beside that box."""
-    return any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
-               and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
+def _unpaired(box: list[float], xs: list[Line], upright: list[tuple[list[float], float]]) -> bool:
+    """A box closed across horizontal lines that the vertical pass could not close: one of its vertical sides has
+    no line piece of its own (a small box whose label's letters touch both its left and right sides), and it does
+    not share its top and bottom with a box found upright (a label glued beside that box)."""
+    def has_side(x: float) -> bool:
+        return any(abs(ln.pos - x) <= ln.thick / 2 + 1 and _supported(ln, box[1], box[3]) for ln in xs)
+
+    glued = any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
+                and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
+    return not (has_side(box[0]) and has_side(box[2])) and not glued
 
 
 def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndarray, sums: MaskSums,
-            upright: bool) -> list[tuple[list[float], float]]:
-    """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3).
-    ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask
+            upright: bool) -> tuple[list[tuple[list[float], float]], list[Line]]:
+    """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3),
+    and the vertical lines. ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask
     is the image's own (not transposed), where labels go above and below boxes."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
         xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
-        return []
+        return [], xs
     found: list[tuple[list[float], float]] = []
     cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
@@ -238,7 +239,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
                             and interior_drawn(sums.area, ib, r) <= INTERIOR_MAX):
                         pair.append((box, t))
             found += drop_label_splits(pair, sums.mask[0], 3 * MAX_LINE, SOLID) if upright else pair
-    return found
+    return found, xs
 
 
 def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
@@ -346,9 +347,8 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
                 continue
             ya, yb = int(round(top)), int(round(bot))
             sides = [(col_cs[yb + 1, max(0, min(w - 1, x + d))] - col_cs[ya, max(0, min(w - 1, x + d))]) / (yb - ya + 1)
-                     for x in (xa, xb) for d in range(-SIDE_REACH, SIDE_REACH + 1)]
-            n = 2 * SIDE_REACH + 1
-            if max(sides[:n]) < SIDE_COVER or max(sides[n:]) < SIDE_COVER:
+                     for x in (xa, xb) for d in (-1, 0, 1)]
+            if max(sides[:3]) < SIDE_COVER or max(sides[3:]) < SIDE_COVER:
                 continue
             if not (_supported(left, top, bot) and _supported(right, top, bot)):
                 continue   # e.g. a side made of a filled label's edge, with no line piece of its own
