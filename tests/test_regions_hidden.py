@@ -1,5 +1,5 @@
 """Boxes partly hidden under other overlay colours, or whose lines JPEG widens unevenly (tools.regions_lines,
-tools.regions_geom.occluders). Ground truth: the boxes tools.draw outlined on real aerial images, in a layout
+tools.regions_geom.occluders). Ground truth: the boxes tools.draw outlined on real aerial images, in three layouts
 where the rectangle search lost a box on the overlay benchmark's dev draws (their styles, font sizes
 included: the fits are that close)."""
 
@@ -31,6 +31,19 @@ def _read(drawn: np.ndarray, rid: int, box: list[float]) -> bool:
     return any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(drawn))
 
 
+def test_a_red_box_whose_vertical_lines_jpeg_widens_on_a_dark_picture(shared_data):
+    # dark pixels beside a red line take its chroma: 5 px lines measure 8 px across vertically but 6 px
+    # horizontally, too thin a band for the vertical pass; the pass across horizontal lines closes the box
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_30_0_05549.jpg")
+    box = [167.0, 123.0, 312.0, 245.0]
+    layout = [(15, [158.0, 250.0, 260.0, 379.0], _style((0, 0, 255), 4, "inside_center", "Region {id}", 0.9176,
+                                                        "dejavu_sans", False)),
+              (9, [138.0, 384.0, 312.0, 470.0], _style((255, 255, 0), 2, "inside_center", "Region {id}", 0.5611,
+                                                       "hershey_simplex", True, BLACK)),
+              (16, box, _style((255, 0, 0), 5, "inside_center", "Region {id}", 0.7021, "dejavu_sans", True))]
+    assert _read(_overlay(img, layout, 68), 16, box)
+
+
 def test_a_corner_under_another_colours_label_with_big_letters(shared_data):
     # the green label's white letters are wider than the closing that finds a label filled: they hide the orange
     # box's top-right corner as the label does
@@ -40,3 +53,13 @@ def test_a_corner_under_another_colours_label_with_big_letters(shared_data):
               (16, [192.0, 243.0, 319.0, 355.0], _style((0, 200, 100), 4, "inside_center", "Region {id}", 1.0609,
                                                         "hershey_duplex", True))]
     assert _read(_overlay(img, layout, 60), 1, box)
+
+
+def test_a_bottom_half_hidden_under_another_colours_line(shared_data):
+    # the blue box's top line hides half of the pink box's bottom line: only the pass across horizontal lines closes
+    # the pink box, whose vertical sides both have line pieces
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_90_0_01830.jpg")
+    box = [392.0, 37.0, 473.0, 141.0]
+    layout = [(18, [367.0, 135.0, 523.0, 175.0], _style((0, 0, 255), 5, "below", "{id}", 0.8182, "dejavu_sans", True)),
+              (9, box, _style((255, 0, 128), 4, "above", "{id}", 0.9060, "dejavu_sans_bold", True))]
+    assert _read(_overlay(img, layout, 95), 9, box)

@@ -165,8 +165,7 @@ def inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int
 
 # other colours hide an outline where they are drawn, closed over this square (px): the letters of a label whose
 # padding is too thin for it to be found filled (tools.regions_lines.filled_areas) hide it as the label does; dev
-# overlays (seeds 1/11/21), every box of the sideways pass kept: 7 px 913/877/871, 11 px 912/877/870, 1 px (no
-# closing) 910/877/868 before that change
+# overlays (seeds 1/11/21): no closing 912/877/870 exact regions, 7 px 913/877/871, 11 px 912/877/870
 OCCLUDER_CLOSE = np.ones((7, 7), np.uint8)
 
 
@@ -174,12 +173,13 @@ def occluders(masks: list[np.ndarray], filled: list[np.ndarray]) -> list[np.ndar
     """Per overlay colour (``masks``, with their ``filled`` label areas), what may hide its outlines: the other
     colours' pixels and filled labels closed over OCCLUDER_CLOSE, and the letter holes of its own filled labels
     (closing its own letters would make a label drawn across its box read as lines)."""
-    covers = [mask | (fill > 0) for mask, fill in zip(masks, filled)]
+    labels = [fill > 0 for fill in filled]
+    covers = [mask | label for mask, label in zip(masks, labels)]
     if not covers:
         return []
-    drawn = np.sum(covers, axis=0, dtype=np.uint8)
+    drawn = np.sum(covers, axis=0, dtype=np.uint8)   # how many colours cover each pixel
     out = []
-    for mask, fill, cover in zip(masks, filled, covers):
+    for mask, label, cover in zip(masks, labels, covers):
         others = cv2.morphologyEx((drawn > cover).astype(np.uint8), cv2.MORPH_CLOSE, OCCLUDER_CLOSE) > 0
-        out.append((others | (fill > 0)) & ~mask)
+        out.append((others | label) & ~mask)
     return out

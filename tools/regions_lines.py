@@ -24,9 +24,11 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
    lines along its border.
    Steps 1-3 run again on the transposed mask (pairs of horizontal lines, the cumulative sums reused
-   transposed), for boxes one of whose vertical sides has no line piece of its own: a small box whose label's
-   letters touch both its left and right sides. An outline drawn around its own filled label, with a gap the
-   closing of letter holes bridged, is found by :mod:`tools.regions_frames`.
+   transposed), for boxes the vertical pass misses: a small box whose label's letters touch both its left and
+   right sides, a box whose bottom line is half hidden under another colour's line or measures thinner than its
+   sides (JPEG widens a red line on a dark picture across more than along); a box sharing its top and bottom with
+   one found upright is a label glued beside that box, and duplicates go in step 4. An outline drawn around its
+   own filled label, with a gap the closing of letter holes bridged, is found by :mod:`tools.regions_frames`.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
 """
@@ -193,36 +195,31 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     if occluded is not None:
         hidden |= occluded
     sums = MaskSums.of(mask, hidden, thin)
-    found, xs = _paired(mask, min_side, filled, thin, sums, upright=True)
+    found = _paired(mask, min_side, filled, thin, sums, upright=True)
     found += framed_boxes(mask, filled)
-    sideways, _ = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
+    sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
-                     for box in [[b[1], b[0], b[3], b[2]]] if _unpaired(box, xs, found)]
+                     for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
     return explain_away(dedupe(found), thin)
 
 
-def _unpaired(box: list[float], xs: list[Line], upright: list[tuple[list[float], float]]) -> bool:
-    """A box closed across horizontal lines that the vertical pass could not close: one of its vertical sides has
-    no line piece of its own (a small box whose label's letters touch both its left and right sides), and it does
-    not share its top and bottom with a box found upright (a label glued beside that box)."""
-    def has_side(x: float) -> bool:
-        return any(abs(ln.pos - x) <= ln.thick / 2 + 1 and _supported(ln, box[1], box[3]) for ln in xs)
-
-    glued = any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
-                and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
-    return not (has_side(box[0]) and has_side(box[2])) and not glued
+def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:
+    """A box closed across horizontal lines that shares its top and bottom with a box found upright: a label glued
+    beside that box."""
+    return any(abs(o[1] - box[1]) <= DUP_TOL and abs(o[3] - box[3]) <= DUP_TOL
+               and min(o[2], box[2]) > max(o[0], box[0]) for o, _ in upright)
 
 
 def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndarray, sums: MaskSums,
-            upright: bool) -> tuple[list[tuple[list[float], float]], list[Line]]:
-    """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3),
-    and the vertical lines. ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask
-    is the image's own (not transposed), where labels go above and below boxes."""
+            upright: bool) -> list[tuple[list[float], float]]:
+    """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3).
+    ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask is the image's own (not
+    transposed), where labels go above and below boxes."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
         xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
     if len(xs) < 2:
-        return [], xs
+        return []
     found: list[tuple[list[float], float]] = []
     cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
@@ -239,7 +236,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
                             and interior_drawn(sums.area, ib, r) <= INTERIOR_MAX):
                         pair.append((box, t))
             found += drop_label_splits(pair, sums.mask[0], 3 * MAX_LINE, SOLID) if upright else pair
-    return found, xs
+    return found
 
 
 def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
@@ -392,5 +389,4 @@ def _supported(line: Line, top: float, bot: float) -> bool:
     """A line piece of ``line`` between the box's top and bottom (a line clustered from pieces elsewhere on the
     same column has none there)."""
     need = min(MIN_RUN, 0.25 * (bot - top))
-    half = line.thick / 2   # a side's piece runs on through the corners, to the outer edge of the lines
-    return any(min(b, bot + half) - max(a, top - half) >= need for a, b in line.spans)
+    return any(min(b, bot) - max(a, top) >= need for a, b in line.spans)
