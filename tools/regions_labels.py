@@ -13,7 +13,7 @@ from tools.regions_ocr import FILL_PAD, LabelBlob
 from tools.regions_prune import LABEL_MAX_H
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
-LINE_PIECE = 8                 # px; a stroke component over 5 x this long and 5 x its width is an outline
+LINE_PIECE = 8                 # px; a component over 5 x this long and 5 x its width is an outline (or a label)
 OUTLINE_HALO = 2               # px added to an outline's measured width when it is erased (JPEG halo)
 BRIDGE_MARGIN = 1              # px beyond an erased outline where letters it crosses must go on (see _bridges)
 FLIP_EDGE = 0.8               # a stroke blob read as a label background too: sides this drawn (a bold "0" is round)
@@ -57,13 +57,16 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
     solid = np.bincount(labels[filled_bg > 0], minlength=n)   # filled_bg is 0/1
     filled, strokes = [], []
     for i, (x, y, w, h, a) in enumerate(stats[1:n], start=1):
-        if max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h):   # a piece of an outline not found
+        # a piece of an outline not found, unless it is a label background: a long one ("Region 20" in a tight
+        # padding) is as elongated, but thicker than outlines
+        piece = max(w, h) > LINE_PIECE * 5 and max(w, h) >= 5 * min(w, h)
+        if piece and min(w, h) <= 2 * LINE_PIECE:
             continue
         if a >= 6 and 3 <= h <= 150 and w <= 800 and min(w, h) > 2:  # min: outline halo slivers
             bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
             if _is_background(labels, i, bg, solid[i]):
                 filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
-            else:
+            elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     _join_cut_backgrounds(filled, strokes, outlines)
     letters = [b for b in filled if _next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")

@@ -15,15 +15,22 @@ CORNER_REACH = 8   # px beyond a corner looked at to tell a line's end from a cr
 DUP_TOL = 3        # px, sides of one box found twice lie this close
 LABEL_MAX_H = 64   # px, tallest label a rectangle glued to a larger box's outline is taken for
 LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
+# least share of drawn pixels inside such a rectangle (its outline's band cut off) for it to be taken for a label:
+# a label background is solid, a label's letters cover a fifth of its inside or more; a box is empty there
+LABEL_INK = 0.05
 
 
-def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int]) -> list[tuple[list[float], float]]:
+def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int],
+                      drawn: np.ndarray | None = None) -> list[tuple[list[float], float]]:
     """Drop small rectangles that sit where a label of a larger one goes and share one of its lines: a label
     background (or a letter) glued to an outline closes a rectangle with it; the label reader reads it instead.
-    ``size``: image (W, H)."""
+    ``size``: image (W, H). ``drawn``: the colour's mask (with its filled labels); a rectangle with less than
+    LABEL_INK of it inside is a box, whatever its place."""
     def glued(box: list[float], t: float, other: list[float]) -> bool:
         w, h = box[2] - box[0], box[3] - box[1]
         if h > LABEL_MAX_H or w * h > LABEL_AREA * (other[2] - other[0]) * (other[3] - other[1]):
+            return False
+        if drawn is not None and ink(box, t) < LABEL_INK:
             return False
         tol = t / 2 + 1
         shares = (any(abs(box[i] - other[j]) <= tol for i in (1, 3) for j in (1, 3))
@@ -31,6 +38,12 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
                  (any(abs(box[i] - other[j]) <= tol for i in (0, 2) for j in (0, 2))
                   and min(box[3], other[3]) > max(box[1], other[1]))
         return shares and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
+
+    def ink(box: list[float], t: float) -> float:
+        m = int(np.ceil(t / 2)) + 2
+        x1, y1, x2, y2 = int(box[0]) + m, int(box[1]) + m, int(np.ceil(box[2])) - m + 1, int(np.ceil(box[3])) - m + 1
+        inside = drawn[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+        return float(inside.mean()) if inside.size else 1.0
 
     return [(b, t) for b, t in rects if not any(glued(b, t, o) for o, _ in rects if o is not b)]
 
