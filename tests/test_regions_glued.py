@@ -52,3 +52,15 @@ def test_a_rectangle_two_others_tile_is_dropped():
     assert [b for b, _ in kept] == [upper, lower, beside]
     assert drop_stacked([([0.0, 0.0, 50.0, 40.0], 3.0), ([50.0, 0.0, 90.0, 40.0], 3.0),
                          ([0.0, 0.0, 90.0, 40.0], 3.0)])[-1][0] == [50.0, 0.0, 90.0, 40.0]   # side by side
+    # tiles whose sides are under two thirds as thick as the box's: a label's edges cut the box in two
+    assert len(drop_stacked([(upper, 3.0), (lower, 3.0), (around, 5.0)])) == 3
+
+
+def test_a_box_a_wide_label_cuts_in_two_is_kept_whole(shared_data):
+    # the bold "10" is wider than its narrow box: the label's edges and the box's sides close two rectangles that
+    # tile the box
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = _style((128, 0, 255), 5, "inside_center", "{id}", 0.99, "dejavu_sans_bold", True)
+    box = [370.0, 159.0, 410.0, 295.0]
+    drawn = _overlay(img, [(5, [281.0, 193.0, 406.0, 315.0], style), (10, box, style)], 69)
+    assert _read(drawn, 10, box)

@@ -121,7 +121,9 @@ def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
 
 def drop_stacked(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
     """Drop rectangles that two others tile, one above the other or side by side, each a line thickness plus
-    DUP_TOL px from its sides: two boxes drawn edge to edge make a third one around them of their own lines."""
+    DUP_TOL px from its sides: two boxes drawn edge to edge make a third one around them of their own lines, as
+    thick as theirs. (A label across a box cuts it into two rectangles that tile it, but their sides where they
+    meet are the label's edges, measured under two thirds of the box's line thickness.)"""
     def near(a: float, b: float, tol: float) -> bool:
         return abs(a - b) <= tol
 
@@ -129,6 +131,8 @@ def drop_stacked(rects: list[tuple[list[float], float]]) -> list[tuple[list[floa
         for a, ta in rects:
             for b, tb in rects:
                 if a is box or b is box or a is b:
+                    continue
+                if t > 1.5 * max(ta, tb):
                     continue
                 tol = max(t, ta, tb) + DUP_TOL
                 for lo, hi, across in ((1, 3, (0, 2)), (0, 2, (1, 3))):   # a above b, then a left of b
