@@ -44,7 +44,7 @@ import numpy as np
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
     MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou, true_runs)
 from tools.regions_frames import FRAMED, frame_around, framed_boxes
-from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, drop_stacked, explain_away
+from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
@@ -200,7 +200,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
                      for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
-    return drop_stacked(explain_away(dedupe(found), thin))
+    return explain_away(dedupe(found), thin)
 
 
 def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:
