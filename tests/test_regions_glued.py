@@ -30,3 +30,13 @@ def test_a_long_label_background_in_a_tight_padding_is_read_whole(shared_data):
     box = [896.0, 573.0, 1183.0, 802.0]
     layout = [(20, box, style), (2, [392.0, 184.0, 666.0, 310.0], style)]
     assert _read(_overlay(img, layout, 91), 20, box)
+
+
+def test_a_rectangle_where_a_label_goes_is_a_label_only_with_something_drawn_inside():
+    from tools.regions_prune import drop_glued_labels
+
+    box, glued = [100.0, 100.0, 300.0, 250.0], [100.0, 76.0, 122.0, 100.0]   # on box's top line, at its left end
+    drawn = np.zeros((480, 640), bool)
+    assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box, glued]
+    drawn[80:97, 104:119] = True                                             # a label background
+    assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box]

@@ -9,8 +9,9 @@ Pipeline of :func:`read_regions`:
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
    vertical lines, labels glued to an outline told apart from the outline; an outline drawn around its own filled
    label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
-   glued labels dropped); each side is then checked against its corners (:mod:`tools.regions_sides`: a side on
-   another box's line moves to where the box's own lines end, a side on the image border half a line in).
+   glued labels dropped; a rectangle with nothing drawn inside is no label); each side is then checked against its
+   corners (:mod:`tools.regions_sides`: a side on another box's line moves to where the box's own lines end, a side
+   on the image border half a line in).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
