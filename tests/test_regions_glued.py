@@ -1,6 +1,7 @@
-"""A box glued to another box's outline where a label would go, and a long label background in a tight padding
-(tools.regions_prune.drop_glued_labels, tools.regions_labels). Ground truth: the boxes tools.draw outlined on real
-aerial images, in layouts where the reader lost a region on the overlay benchmark's dev draws (their styles)."""
+"""A box glued to another box's outline where a label would go, a long label background in a tight padding, and
+two boxes drawn edge to edge (tools.regions_prune, tools.regions_labels, tools.regions). Ground truth: the boxes
+tools.draw outlined on real aerial images, in layouts where the reader lost a region on the overlay benchmark's dev
+draws (their styles)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,36 @@ def test_a_rectangle_where_a_label_goes_is_a_label_only_with_something_drawn_ins
     assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box, glued]
     drawn[80:97, 104:119] = True                                             # a label background
     assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box]
+
+
+def test_two_boxes_drawn_edge_to_edge_make_no_third_around_them(shared_data):
+    # box 0 ends 3 px above box 17's top: their lines close a rectangle around both, which took box 17's label
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_100_60_0_05188.jpg")
+    style = _style((255, 0, 128), 5, "below", "{id}", 0.88, "hershey_simplex", False)
+    upper, lower = [531.0, 286.0, 599.0, 379.0], [525.0, 382.0, 601.0, 472.0]
+    drawn = _overlay(img, [(17, lower, style), (0, upper, style)], 67)
+    assert _read(drawn, 17, lower) and _read(drawn, 0, upper)
+
+
+def test_a_rectangle_two_others_tile_is_dropped():
+    from tools.regions_prune import drop_stacked
+
+    upper, lower = [100.0, 100.0, 200.0, 180.0], [96.0, 183.0, 203.0, 260.0]
+    around = [98.0, 100.0, 201.0, 260.0]
+    beside = [203.0, 100.0, 300.0, 180.0]          # edge to edge with upper, but lower reaches below it
+    kept = drop_stacked([(upper, 5.0), (lower, 5.0), (around, 5.0), (beside, 5.0)])
+    assert [b for b, _ in kept] == [upper, lower, beside]
+    assert drop_stacked([([0.0, 0.0, 50.0, 40.0], 3.0), ([50.0, 0.0, 90.0, 40.0], 3.0),
+                         ([0.0, 0.0, 90.0, 40.0], 3.0)])[-1][0] == [50.0, 0.0, 90.0, 40.0]   # side by side
+    # tiles whose sides are under two thirds as thick as the box's: a label's edges cut the box in two
+    assert len(drop_stacked([(upper, 3.0), (lower, 3.0), (around, 5.0)])) == 3
+
+
+def test_a_box_a_wide_label_cuts_in_two_is_kept_whole(shared_data):
+    # the bold "10" is wider than its narrow box: the label's edges and the box's sides close two rectangles that
+    # tile the box
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = _style((128, 0, 255), 5, "inside_center", "{id}", 0.99, "dejavu_sans_bold", True)
+    box = [370.0, 159.0, 410.0, 295.0]
+    drawn = _overlay(img, [(5, [281.0, 193.0, 406.0, 315.0], style), (10, box, style)], 69)
+    assert _read(drawn, 10, box)

@@ -22,7 +22,8 @@ Pipeline of :func:`read_regions`:
    settles the two reads); a label that runs into its box's right side is read past it
    (:func:`tools.regions_labels.across_right_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
-   a box that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
+   then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
+   that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
    is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
@@ -48,6 +49,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
+from tools.regions_prune import drop_stacked
 from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
 from tools.regions_places import label_by_siblings, odd_places, unglued
 from tools.regions_sides import refit_sides
@@ -223,6 +225,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
         rects = [r for i, r in enumerate(rects) if i not in glyphs]
         blobs, letters = label_blobs(mask, rects, filled)
+    rects = drop_stacked(rects)   # once letters are told from boxes: a box may sit around two drawn edge to edge
     # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
     # label keeps its own pixels (regions_ocr reads only the holes it encloses)
     near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0

@@ -1,6 +1,7 @@
 """Choosing among candidate rectangles of one overlay colour (:mod:`tools.regions_lines` finds them): duplicates,
-pieces cut out of crossing boxes, and labels glued to an outline that close a rectangle with it (or that cut a box
-into a box and a label between the same two lines) are dropped.
+pieces cut out of crossing boxes, rectangles two boxes drawn edge to edge close around them, and labels glued to an
+outline that close a rectangle with it (or that cut a box into a box and a label between the same two lines) are
+dropped.
 Boxes are [x1, y1, x2, y2] in px at the centre of the drawn outline; masks are (H, W) bool."""
 
 from __future__ import annotations
@@ -117,6 +118,33 @@ def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
             ends_col = along_col.size == 0 or along_col.mean() < 0.5
             n += int(ends_row and ends_col)
     return n
+
+
+def drop_stacked(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
+    """Drop rectangles that two others tile, one above the other or side by side, each a line thickness plus
+    DUP_TOL px from its sides: two boxes drawn edge to edge make a third one around them of their own lines, as
+    thick as theirs. (A label across a box cuts it into two rectangles that tile it, but their sides where they
+    meet are the label's edges, measured under two thirds of the box's line thickness.)"""
+    def near(a: float, b: float, tol: float) -> bool:
+        return abs(a - b) <= tol
+
+    reach = max((t for _, t in rects), default=0.0) + DUP_TOL
+
+    def tiled(box: list[float], t: float) -> bool:
+        inside = [(r, tr) for r, tr in rects if r is not box and box[0] - reach <= r[0] and r[2] <= box[2] + reach
+                  and box[1] - reach <= r[1] and r[3] <= box[3] + reach]
+        for a, ta in inside:
+            for b, tb in inside:
+                if a is b or t > 1.5 * max(ta, tb):
+                    continue
+                tol = max(t, ta, tb) + DUP_TOL
+                for lo, hi, across in ((1, 3, (0, 2)), (0, 2, (1, 3))):   # a above b, then a left of b
+                    if (near(a[lo], box[lo], tol) and near(b[hi], box[hi], tol) and near(a[hi], b[lo], tol)
+                            and all(near(r[i], box[i], tol) for r in (a, b) for i in across)):
+                        return True
+        return False
+
+    return [(b, t) for b, t in rects if not tiled(b, t)]
 
 
 def dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
