@@ -49,9 +49,9 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_prune import drop_stacked
 from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
 from tools.regions_places import label_by_siblings, odd_places, unglued
+from tools.regions_prune import drop_stacked
 from tools.regions_sides import refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
