@@ -1,0 +1,28 @@
+"""A label digit that a crossing line erases from the overlay-colour mask (tools.regions_ocr.settle_disagreements).
+Ground truth: the boxes tools.draw outlined on a real thermal frame, in a layout where the reader lost the digit on
+the overlay benchmark's dev draws (its style)."""
+
+from __future__ import annotations
+
+from tests.test_regions_hidden import _overlay, _read, _style
+from tools.common import load_image
+
+
+
+def test_a_digit_a_crossing_line_erased_from_the_mask_read_is_kept_from_the_picture(shared_data):
+    # box 15's right side runs through the "0" of "20": the mask read (outlines erased) and the text-line engine read
+    # "2", the label recognizer "20" surely; a picture read that only adds a digit after the first is not put to a
+    # vote the mask's engine would settle alone
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
+    style = _style((255, 128, 0), 5, "inside_top_left", "{id}", 1.0835, "hershey_duplex", False)
+    box = [242.0, 130.0, 383.0, 187.0]
+    drawn = _overlay(img, [(20, box, style), (15, [156.0, 33.0, 275.0, 177.0], style)], 84)
+    assert _read(drawn, 20, box)
+
+
+def test_only_a_digit_added_after_the_first_counts_as_added():
+    from tools.regions_ocr import digit_added
+
+    assert digit_added((2, "2", 0.9), (20, "20", 0.9)) and digit_added((13, "13", 0.9), (173, "173", 0.9))
+    assert not digit_added((18, "18", 0.9), (918, "918", 0.9))     # in front: a neighbour's digit, or a line
+    assert not digit_added((2, "2", 0.9), (35, "35", 0.9)) and not digit_added((2, "2", 0.9), (200, "200", 0.9))
