@@ -20,9 +20,10 @@ def test_a_digit_a_crossing_line_erased_from_the_mask_read_is_kept_from_the_pict
     assert _read(drawn, 20, box)
 
 
-def test_only_a_digit_added_after_the_first_counts_as_added():
+def test_a_leading_one_or_a_digit_after_the_first_counts_as_added():
     from tools.regions_ocr import digit_added
 
     assert digit_added((2, "2", 0.9), (20, "20", 0.9)) and digit_added((13, "13", 0.9), (173, "173", 0.9))
+    assert digit_added((7, "7", 0.9), (17, "17", 0.9))          # a narrow leading "1" both mask readers drop
     assert not digit_added((18, "18", 0.9), (918, "918", 0.9))     # in front: a neighbour's digit, or a line
     assert not digit_added((2, "2", 0.9), (35, "35", 0.9)) and not digit_added((2, "2", 0.9), (200, "200", 0.9))

@@ -37,10 +37,14 @@ def test_a_rectangle_where_a_label_goes_is_a_label_only_with_something_drawn_ins
     from tools.regions_prune import drop_glued_labels
 
     box, glued = [100.0, 100.0, 300.0, 250.0], [100.0, 76.0, 122.0, 100.0]   # on box's top line, at its left end
-    drawn = np.zeros((480, 640), bool)
-    assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box, glued]
-    drawn[80:97, 104:119] = True                                             # a label background
-    assert [b for b, _ in drop_glued_labels([(box, 3.0), (glued, 3.0)], (640, 480), drawn)] == [box]
+    rects = [(box, 3.0), (glued, 3.0)]
+    mask, filled = np.zeros((480, 640), bool), np.zeros((480, 640), np.uint8)
+    assert [b for b, _ in drop_glued_labels(rects, (640, 480), mask, filled)] == [box, glued]
+    filled[80:97, 104:119] = 1                                               # a label background found filled
+    assert [b for b, _ in drop_glued_labels(rects, (640, 480), mask, filled)] == [box]
+    filled[:] = 0
+    mask[84:93, 108:111] = mask[84:93, 113:116] = True                       # letters in strokes ("11")
+    assert [b for b, _ in drop_glued_labels(rects, (640, 480), mask, filled)] == [box]
 
 
 def test_two_boxes_drawn_edge_to_edge_make_no_third_around_them(shared_data):

@@ -49,7 +49,8 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
-from tools.regions_ocr import OCR, LabelBlob, Read, one_added, read_labels, read_pictures, settle_disagreements
+from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
+                               settle_disagreements)
 from tools.regions_places import label_by_siblings, odd_places, unglued
 from tools.regions_prune import drop_stacked
 from tools.regions_sides import refit_sides
@@ -252,7 +253,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, j in enumerate(near_ids):
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
-        if k in pictures and not (k in widened and one_added(first[k], pictures[k], leading=False)):
+        if k in pictures and not (k in widened and final_one_added(first[k], pictures[k])):
             first[k], both = _settle(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):

@@ -183,7 +183,7 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     x0, y0, roi = extent
     found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi])
     found = [([b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0], t) for b, t in found]
-    return drop_glued_labels(found, (mask.shape[1], mask.shape[0]), mask | (filled > 0))
+    return drop_glued_labels(found, (mask.shape[1], mask.shape[0]), mask, filled)
 
 
 def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,

@@ -343,14 +343,14 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     """Picture reads of labels whose mask and picture reads name different numbers, decided by a third reader
     (:func:`text_line_pictures`): the number it agrees with stands as the picture's read (a vote of two readers
     to one); where it agrees with neither, the picture read is kept. So is a picture read that only adds a
-    leading "1", or a digit after the first (:func:`digit_added`), to the mask read when surer than PICTURE_CERTAIN:
-    the third reader is the mask's engine again, and both drop the same narrow leading "1", or a digit that a
-    crossing line runs through (dev seeds 1/11/21 and 41/51: +1 each on seeds 11, 41 and 51, none lost; a digit
+    digit to the mask read (:func:`digit_added`: a leading "1", or a digit after the first) when surer than
+    PICTURE_CERTAIN: the third reader is the mask's engine again, and both drop the same narrow leading "1", or a
+    digit that a crossing line runs through (dev seeds 1/11/21 and 41/51: +1 each on seeds 11, 41 and 51, none lost; a digit
     added in front, such as "918" for "18", is a neighbour's)."""
     out = list(picture_reads)
     split = [k for k, (m, p) in enumerate(zip(mask_reads, picture_reads))
              if None not in (m[0], p[0]) and m[0] != p[0]
-             and not (p[2] >= PICTURE_CERTAIN and (one_added(m, p, True) or digit_added(m, p)))]
+             and not (p[2] >= PICTURE_CERTAIN and digit_added(m, p))]
     for k, third in zip(split, text_line_pictures(rgb, [blobs[k] for k in split])):
         for agreed in (mask_reads[k], picture_reads[k]):
             if third[0] == agreed[0]:
@@ -359,15 +359,17 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     return out
 
 
-def one_added(mask_read: Read, picture_read: Read, leading: bool) -> bool:
-    """The picture read names the mask read's number with a "1" before it (``leading``) or after it."""
-    return mask_read[0] is not None and str(picture_read[0]) == (f"1{mask_read[0]}" if leading else f"{mask_read[0]}1")
+def final_one_added(mask_read: Read, picture_read: Read) -> bool:
+    """The picture read names the mask read's number with a "1" after it."""
+    return mask_read[0] is not None and str(picture_read[0]) == f"{mask_read[0]}1"
 
 
 def digit_added(mask_read: Read, picture_read: Read) -> bool:
-    """The picture read names the mask read's number with one more digit after its first."""
+    """The picture read names the mask read's number with one more digit: a leading "1", or any digit after its
+    first."""
     m, p = str(mask_read[0]), str(picture_read[0])
-    return len(p) == len(m) + 1 and p[0] == m[0] and any(p[:k] + p[k + 1:] == m for k in range(1, len(p)))
+    return len(p) == len(m) + 1 and (p == f"1{m}" or (p[0] == m[0] and any(p[:k] + p[k + 1:] == m
+                                                                            for k in range(1, len(p)))))
 
 
 def read_label(mask: np.ndarray, blob: LabelBlob, strength: np.ndarray | None = None) -> Read:

@@ -22,17 +22,15 @@ LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
 LABEL_INK = 0.05
 
 
-def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int],
-                      drawn: np.ndarray | None = None) -> list[tuple[list[float], float]]:
+def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int], mask: np.ndarray | None = None,
+                      filled: np.ndarray | None = None) -> list[tuple[list[float], float]]:
     """Drop small rectangles that sit where a label of a larger one goes and share one of its lines: a label
     background (or a letter) glued to an outline closes a rectangle with it; the label reader reads it instead.
-    ``size``: image (W, H). ``drawn``: the colour's mask (with its filled labels); a rectangle with less than
-    LABEL_INK of it inside is a box, whatever its place."""
+    ``size``: image (W, H). ``mask``, ``filled``: the colour's mask and filled label areas; given, a rectangle with
+    less than LABEL_INK of them inside is a box, whatever its place."""
     def glued(box: list[float], t: float, other: list[float]) -> bool:
         w, h = box[2] - box[0], box[3] - box[1]
         if h > LABEL_MAX_H or w * h > LABEL_AREA * (other[2] - other[0]) * (other[3] - other[1]):
-            return False
-        if drawn is not None and ink(box, t) < LABEL_INK:
             return False
         tol = t / 2 + 1
         shares = (any(abs(box[i] - other[j]) <= tol for i in (1, 3) for j in (1, 3))
@@ -41,13 +39,16 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
                   and min(box[3], other[3]) > max(box[1], other[1]))
         return shares and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
 
-    def ink(box: list[float], t: float) -> float:
+    def inked(box: list[float], t: float) -> bool:   # drawn inside, off the outline's band
+        if mask is None or filled is None:
+            return True
         m = int(np.ceil(t / 2)) + 2
         x1, y1, x2, y2 = int(box[0]) + m, int(box[1]) + m, int(np.ceil(box[2])) - m + 1, int(np.ceil(box[3])) - m + 1
-        inside = drawn[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
-        return float(inside.mean()) if inside.size else 1.0
+        rows, cols = slice(max(0, y1), max(0, y2)), slice(max(0, x1), max(0, x2))
+        inside = mask[rows, cols] | (filled[rows, cols] > 0)
+        return inside.size == 0 or float(inside.mean()) >= LABEL_INK
 
-    return [(b, t) for b, t in rects if not any(glued(b, t, o) for o, _ in rects if o is not b)]
+    return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
 
 
 def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
