@@ -24,6 +24,8 @@ DIGIT_WIDTH = 0.6            # a digit's width in label heights (upright fonts)
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
+UNDER_LABEL = 0.5            # a rectangle on a label's rows with this share of its width under it, and holding less of
+#                              the label, is a letter
 
 
 def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
@@ -145,10 +147,23 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
 
     def letter(b: list[float], t: float) -> bool:
         outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
-        return _next_letter(outer, strokes, t) or any(
-            _inside(outer, (x1 - t, y1 - t, x2 + t, y2 + t)) for x1, y1, x2, y2 in labels)
+        grown = [(x1 - t, y1 - t, x2 + t, y2 + t) for x1, y1, x2, y2 in labels]
+        return _next_letter(outer, strokes, t) or any(_inside(outer, g) or _under(outer, g) for g in grown)
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
+
+
+def _under(box: tuple[float, ...], label: tuple[float, ...]) -> bool:
+    """A box (outer edges) on a label's rows with at least half its width under the label, and holding less than
+    half of the label: the label would hide one side and half of its top and bottom, half its outline (no one could
+    see such a box; a letter's strokes, or a label's fill around a letter, close it). A box around most of a label
+    is one drawn around its own label (letters touching its sides join the label's blob)."""
+    if not (box[1] >= label[1] and box[3] <= label[3]):
+        return False
+    across = min(box[2], label[2]) - max(box[0], label[0])
+    held = across * (box[3] - box[1])
+    return across >= UNDER_LABEL * (box[2] - box[0]) and held < UNDER_LABEL * (label[2] - label[0]) * (
+        label[3] - label[1])
 
 
 def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]]) -> LabelBlob:

@@ -54,6 +54,8 @@ OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour 
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
+LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
+BOLD_GAP = 7      # px, the same for bold letters: a background found so only widens one found with LETTER_GAP
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
@@ -283,28 +285,57 @@ def filled_areas(u8: np.ndarray) -> np.ndarray:
     return out
 
 
-def _filled_areas(u8: np.ndarray) -> np.ndarray:
-    """:func:`filled_areas` within a crop."""
-    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+def _backgrounds(u8: np.ndarray, close: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """(component labels, stats, ids of the components that are label backgrounds) once gaps up to ``close`` px
+    are closed: areas > MAX_LINE px thick, >= 60 % drawn, holding letters."""
+    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     solid = _open(closed, (MAX_LINE + 1, MAX_LINE + 1))
     n, labels, stats = components(solid)
     if n <= 1:
-        return solid
-    on = u8 > 0
-    drawn = np.bincount(labels[on], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
-    out = np.zeros_like(u8)
+        return labels, stats, []
+    drawn = np.bincount(labels[u8 > 0], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
+    keep = []
     for i in np.flatnonzero(drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1) >= 0.6) + 1:
         x, y, w, h, a = stats[i]
-        comp = labels[y:y + h, x:x + w] == i
         # a label background holds letters; a thick corner with a glyph glued on does not
-        if (enclosed(u8[y:y + h, x:x + w].astype(bool)) & comp).sum() >= MIN_LETTER_SHARE * a:
-            frame = frame_around(on, (x, y, w, h))
-            if frame is None:
-                out[y:y + h, x:x + w][comp] = 1
-            else:   # the label inside an outline drawn around it; the outline stays a line
-                l, t, r, b = frame.inside
-                out[t:b, l:r][labels[t:b, l:r] == i] = FRAMED
+        letters = enclosed(u8[y:y + h, x:x + w].astype(bool)) & (labels[y:y + h, x:x + w] == i)
+        if letters.sum() >= MIN_LETTER_SHARE * a:
+            keep.append(int(i))
+    return labels, stats, keep
+
+
+def _filled_areas(u8: np.ndarray) -> np.ndarray:
+    """:func:`filled_areas` within a crop."""
+    found = _backgrounds(u8, LETTER_GAP)
+    bold = _backgrounds(u8, BOLD_GAP)
+    on = u8 > 0
+    out = np.zeros_like(u8)
+    for i in found[2]:
+        labels, k, (x, y, w, h) = _widened(found, i, bold)
+        frame = frame_around(on, (x, y, w, h))
+        if frame is None:
+            out[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k] = 1
+        else:   # the label inside an outline drawn around it; the outline stays a line
+            l, t, r, b = frame.inside
+            out[t:b, l:r][labels[t:b, l:r] == k] = FRAMED
     return out
+
+
+def _widened(found: tuple[np.ndarray, np.ndarray, list[int]], i: int, bold: tuple[np.ndarray, np.ndarray, list[int]]
+             ) -> tuple[np.ndarray, int, tuple[int, int, int, int]]:
+    """(labels, id, (x, y, w, h)) of background ``i`` of ``found``, or of the background of ``bold`` (found with
+    the wider closing) that holds it and runs on along its rows only: the gaps between bold letters may be wider
+    than LETTER_GAP, and the background then ends at a letter (the rest of its fill closes rectangles around the
+    others). Growing taller would take in outlines glued to it."""
+    labels, stats, _ = found
+    x, y, w, h, _ = stats[i]
+    wide_labels, wide_stats, wide_keep = bold
+    under = np.bincount(wide_labels[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i], minlength=len(wide_stats))
+    j = int(np.argmax(under[1:])) + 1
+    wx, wy, ww, wh, _ = wide_stats[j]
+    if j in wide_keep and wy >= y - 1 and wy + wh <= y + h + 1 and ww > w:
+        return wide_labels, j, (wx, wy, ww, wh)
+    return labels, i, (x, y, w, h)
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,

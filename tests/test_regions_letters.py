@@ -1,0 +1,57 @@
+"""Letters taken for boxes: a rectangle the fill of a label closes around one of its bold letters, a label
+background whose bold letters leave gaps wider than the closing that finds backgrounds, and a box drawn tightly
+around its own label (tools.regions_labels, tools.regions_lines). Ground truth: the boxes tools.draw outlined on real
+aerial images, in layouts where the reader lost a region on the overlay benchmark's dev draws (their styles)."""
+
+from __future__ import annotations
+
+from tests.test_regions_hidden import WHITE, BLACK, _overlay, _read, _style
+from tools.common import load_image
+
+
+def test_a_rectangle_a_label_fill_closes_around_a_letter_is_no_box(shared_data):
+    # the fill of "20" closes a rectangle around the "0"; erasing it as an outline cut the label to "2", and the
+    # rectangle took the label read whole
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_9.png")
+    box = [406.0, 180.0, 545.0, 229.0]
+    layout = [(16, [259.0, 267.0, 335.0, 371.0], _style((0, 200, 100), 3, "inside_center", "{id}", 0.584,
+                                                        "hershey_simplex", False)),
+              (4, [378.0, 238.0, 478.0, 378.0], _style((255, 255, 0), 2, "inside_top_left", "Region {id}", 0.622,
+                                                       "dejavu_sans", False)),
+              (20, box, _style((255, 0, 0), 2, "inside_center", "{id}", 0.892, "dejavu_sans_bold", True)),
+              (10, [158.0, 105.0, 310.0, 151.0], _style((128, 0, 255), 3, "inside_top_left", "Region {id}", 1.078,
+                                                        "dejavu_sans", False))]
+    assert _read(_overlay(img, layout, 92), 20, box)
+
+
+def test_a_label_background_with_wide_gaps_between_bold_letters_is_found_whole(shared_data):
+    # black bold "10" on yellow: the gaps around the "0" are too wide for the closing that finds backgrounds, so
+    # only the "1" part was a background and the "0" part closed a rectangle
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    style = _style((255, 255, 0), 4, "inside_center", "{id}", 0.828, "dejavu_sans_bold", True, BLACK)
+    box = [118.0, 236.0, 216.0, 321.0]
+    layout = [(5, [219.0, 75.0, 272.0, 183.0], style), (3, [242.0, 10.0, 277.0, 93.0], style), (10, box, style),
+              (1, [66.0, 185.0, 142.0, 284.0], style), (18, [241.0, 107.0, 326.0, 148.0], style)]
+    assert _read(_overlay(img, layout, 93), 10, box)
+
+
+def test_a_box_drawn_tightly_around_its_own_big_label_is_a_box(shared_data):
+    # "Region 8" fills the box: its letters touch the left side and join it into one label-sized blob
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_100_60_0_08194.jpg")
+    box = [241.0, 19.0, 407.0, 59.0]
+    layout = [(9, [35.0, 248.0, 106.0, 336.0], _style((128, 0, 255), 5, "above", "Region {id}", 1.051,
+                                                      "dejavu_sans", True)),
+              (8, box, _style((255, 0, 0), 5, "above", "Region {id}", 1.099, "dejavu_sans", False)),
+              (20, [545.0, 260.0, 610.0, 317.0], _style((255, 0, 255), 2, "above", "{id}", 0.929,
+                                                        "dejavu_sans_bold", True, WHITE))]
+    assert _read(_overlay(img, layout, 71), 8, box)
+
+
+def test_a_rectangle_half_under_a_label_on_its_rows_is_a_letter():
+    from tools.regions_labels import _under
+
+    label = (100.0, 50.0, 160.0, 80.0)
+    assert _under((140.0, 52.0, 166.0, 78.0), label)          # the last letter, its rectangle run past the fill
+    assert not _under((150.0, 52.0, 176.0, 78.0), label)      # mostly beside the label: a box it is glued to
+    assert not _under((140.0, 40.0, 166.0, 78.0), label)      # taller than the label: its top shows
+    assert not _under((96.0, 48.0, 200.0, 82.0), (100.0, 48.0, 160.0, 82.0))   # around most of the label
