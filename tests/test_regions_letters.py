@@ -55,3 +55,34 @@ def test_a_rectangle_half_under_a_label_on_its_rows_is_a_letter():
     assert not _under((150.0, 52.0, 176.0, 78.0), label)      # mostly beside the label: a box it is glued to
     assert not _under((140.0, 40.0, 166.0, 78.0), label)      # taller than the label: its top shows
     assert not _under((96.0, 48.0, 200.0, 82.0), (100.0, 48.0, 160.0, 82.0))   # around most of the label
+
+
+def test_a_small_label_fill_around_a_bold_letter_is_no_box(shared_data):
+    # green fills around white "9", "19", "13" too thick for the closing that finds label backgrounds: the fill
+    # around a letter closed a rectangle, which took the label's place
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_60_90_0_07546.jpg")
+    style = _style((0, 255, 0), 4, "below", "{id}", 0.996, "hershey_duplex", True, WHITE)
+    box = [20.0, 62.0, 48.0, 120.0]
+    layout = [(9, box, style), (19, [134.0, 92.0, 163.0, 148.0], style), (13, [296.0, 149.0, 351.0, 223.0], style)]
+    assert _read(_overlay(img, layout, 87), 9, box)
+
+
+def test_a_small_box_is_a_letter_only_where_the_picture_around_it_is_not_text_coloured():
+    import numpy as np
+
+    from tools.regions_labels import filled_letters
+
+    rgb = np.full((120, 160, 3), 140, np.uint8)
+    mask = np.zeros((120, 160), bool)
+    mask[40:44, 60:84] = mask[68:72, 60:84] = mask[40:72, 60:64] = mask[40:72, 80:84] = True   # outline, 4 px
+    mask[48:64, 68:76] = True                                                                   # a letter's hole
+    rgb[44:68, 64:80] = 0                                                                       # black letter inside
+    rgb[mask] = (0, 255, 0)
+    filled = np.zeros((120, 160), np.uint8)
+    rects = [([61.5, 41.5, 81.5, 69.5], 4.0)]
+    assert filled_letters(rects, rgb, mask, filled) == [0]
+    dark = rgb.copy()
+    dark[~mask] = 30                                                      # a dark picture all around: a box on it
+    assert filled_letters(rects, dark, mask, filled) == []
+    filled[50:60, 66:78] = 1                                              # a label background found inside
+    assert filled_letters(rects, rgb, mask, filled) == []

@@ -47,7 +47,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
-from tools.regions_labels import across_right_side, label_blobs, letter_rects, may_be_filled
+from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
@@ -222,7 +222,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
-    glyphs = letter_rects(rects, blobs)
+    glyphs = sorted(set(letter_rects(rects, blobs)) | set(filled_letters(rects, rgb, mask, filled)))
     if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
         rects = [r for i, r in enumerate(rects) if i not in glyphs]
         blobs, letters = label_blobs(mask, rects, filled)

@@ -24,6 +24,13 @@ DIGIT_WIDTH = 0.6            # a digit's width in label heights (upright fonts)
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
+# a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
+# (>= TEXT_INSIDE), with the overlay colour in it (>= FILL_INSIDE: the letter's holes, the fill beside it) and no
+# filled label found there, while the picture just above and below it is not (<= TEXT_AROUND), is a label's fill
+# closed around a bold letter too thick for the closing that finds label backgrounds (dev overlays, seeds 41/51:
+# such rectangles measured 0.38-0.66 text inside, boxes up to 0.51 with no overlay colour inside)
+LETTER_ASPECT, TEXT_INSIDE, FILL_INSIDE, TEXT_AROUND = 1.2, 0.35, 0.15, 0.15
+TEXT_RING = 4                # px, rows looked at above and below such a rectangle (beyond its outline's band)
 UNDER_LABEL = 0.5            # a rectangle on a label's rows with this share of its width under it, and holding less of
 #                              the label, is a letter
 
@@ -164,6 +171,34 @@ def _under(box: tuple[float, ...], label: tuple[float, ...]) -> bool:
     held = across * (box[3] - box[1])
     return across >= UNDER_LABEL * (box[2] - box[0]) and held < UNDER_LABEL * (label[2] - label[0]) * (
         label[3] - label[1])
+
+
+def filled_letters(rects: list[tuple[list[float], float]], rgb: np.ndarray, mask: np.ndarray,
+                   filled: np.ndarray) -> list[int]:
+    """Indices of rectangles that are a label's fill around a bold letter (see TEXT_INSIDE): ``rgb`` the image,
+    ``mask`` the overlay colour's pixels, ``filled`` its :func:`tools.regions_lines.filled_areas`."""
+    out = []
+    for i, (b, t) in enumerate(rects):
+        if b[3] - b[1] + t > LABEL_MAX_H or b[2] - b[0] > LETTER_ASPECT * (b[3] - b[1]):
+            continue
+        m = int(np.ceil(t / 2)) + 1
+        x1, y1, x2, y2 = int(b[0]) + m, int(b[1]) + m, int(np.ceil(b[2])) - m + 1, int(np.ceil(b[3])) - m + 1
+        if x2 <= x1 or y2 <= y1 or filled[y1:y2, x1:x2].any() or mask[y1:y2, x1:x2].mean() < FILL_INSIDE:
+            continue
+        past = m + 1   # beyond the outline's band
+        above, below = int(b[1]) - past, int(np.ceil(b[3])) + past
+        top = max(0, above - TEXT_RING)
+        text = _text_coloured(rgb[top:below + TEXT_RING, x1:x2])
+        around = np.concatenate([text[:max(0, above - top)].ravel(), text[below - top:].ravel()])
+        if text[y1 - top:y2 - top].mean() >= TEXT_INSIDE and (around.size == 0 or around.mean() <= TEXT_AROUND):
+            out.append(i)
+    return out
+
+
+def _text_coloured(rgb: np.ndarray) -> np.ndarray:
+    """Pixels (bool) of a label's text colour, black or white: dark (V < 70), or bright and grey."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
+    return (hsv[..., 2] < 70) | ((hsv[..., 1] < 40) & (hsv[..., 2] > 200))
 
 
 def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]]) -> LabelBlob:
