@@ -182,8 +182,10 @@ def filled_letters(rects: list[tuple[list[float], float]], rgb: np.ndarray, mask
         if b[3] - b[1] + t > LABEL_MAX_H or b[2] - b[0] > LETTER_ASPECT * (b[3] - b[1]):
             continue
         m = int(np.ceil(t / 2)) + 1
-        x1, y1, x2, y2 = int(b[0]) + m, int(b[1]) + m, int(np.ceil(b[2])) - m + 1, int(np.ceil(b[3])) - m + 1
-        if x2 <= x1 or y2 <= y1 or filled[y1:y2, x1:x2].any() or mask[y1:y2, x1:x2].mean() < FILL_INSIDE:
+        x1, y1 = max(0, int(b[0]) + m), max(0, int(b[1]) + m)
+        x2, y2 = int(np.ceil(b[2])) - m + 1, int(np.ceil(b[3])) - m + 1
+        inside = mask[y1:y2, x1:x2]
+        if inside.size == 0 or filled[y1:y2, x1:x2].any() or inside.mean() < FILL_INSIDE:
             continue
         past = m + 1   # beyond the outline's band
         above, below = int(b[1]) - past, int(np.ceil(b[3])) + past
