@@ -86,3 +86,30 @@ def test_a_small_box_is_a_letter_only_where_the_picture_around_it_is_not_text_co
     assert filled_letters(rects, dark, mask, filled) == []
     filled[50:60, 66:78] = 1                                              # a label background found inside
     assert filled_letters(rects, rgb, mask, filled) == []
+
+
+def test_a_label_background_read_as_a_box_hands_its_label_to_the_box_around_it(shared_data):
+    # white bold "0", "6", "18" on green fills inside their boxes: each fill closed a rectangle that its own
+    # letters labelled, and the box around it was left unread
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_3.png")
+    style = _style((0, 200, 100), 5, "inside_center", "{id}", 0.942, "dejavu_sans_bold", True, WHITE)
+    boxes = {18: [433.0, 350.0, 624.0, 409.0], 1: [529.0, 163.0, 624.0, 306.0], 6: [305.0, 236.0, 459.0, 315.0],
+             19: [5.0, 376.0, 87.0, 447.0], 0: [112.0, 143.0, 179.0, 242.0], 12: [243.0, 381.0, 304.0, 470.0]}
+    drawn = _overlay(img, [(rid, box, style) for rid, box in boxes.items()], 72)
+    assert all(_read(drawn, rid, boxes[rid]) for rid in (0, 6, 18))
+
+
+def test_a_box_holding_its_own_label_inside_one_unlabeled_box_is_that_boxs_label():
+    from tools.regions import Region
+    from tools.regions_places import labels_as_boxes
+
+    outer, inner = [100.0, 100.0, 200.0, 180.0], [140.0, 130.0, 162.0, 152.0]
+    other = [300.0, 100.0, 340.0, 130.0]
+    rects = [(outer, 5.0), (inner, 5.0), (other, 5.0)]
+    regions = [Region(-1, outer, "", 0.0), Region(0, inner, "0", 0.99, False, [145, 135, 157, 147]),
+               Region(-1, other, "", 0.0)]
+    out = labels_as_boxes(regions, rects)
+    assert [(r.id, r.bbox) for r in out] == [(0, outer), (-1, other)]
+    # its label beside it: a small box of its own, kept
+    regions = [Region(-1, outer, "", 0.0), Region(0, inner, "0", 0.99, False, [120, 135, 138, 147])]
+    assert [r.id for r in labels_as_boxes(regions, rects[:2])] == [-1, 0]

@@ -51,7 +51,7 @@ from tools.regions_labels import across_right_side, filled_letters, label_blobs,
 from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
 from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
-from tools.regions_places import label_by_siblings, odd_places, unglued
+from tools.regions_places import label_by_siblings, labels_as_boxes, odd_places, unglued
 from tools.regions_prune import drop_stacked
 from tools.regions_sides import refit_sides
 
@@ -265,7 +265,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
             reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
-    return out
+    return labels_as_boxes(out, rects)
 
 
 def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
