@@ -357,7 +357,8 @@ def test_working_on_the_drawn_part_only_changes_nothing(shift):
     they come out as on the whole image, wherever that part starts (half-pixel outline centres included)."""
     from tools.regions import colour_layers
     from tools.regions_labels import _label_blobs, label_blobs
-    from tools.regions_lines import _filled_areas, _rectangles, filled_areas, find_rectangles
+    from tools.regions_fill import _filled_areas, filled_areas
+    from tools.regions_lines import _rectangles, find_rectangles
 
     style = RegionStyle(color=(255, 0, 0), line_width=4, label_format="Region {id}", label_position="inside_top_left",
                         font_scale=0.7, label_background=True, font="dejavu_sans")
@@ -430,7 +431,8 @@ def test_a_label_chained_to_clutter_of_its_hue_is_still_a_label_blob():
     group far taller than a label; its text lines, then its letters, are looked at instead, and the label is one."""
     from tools.regions import colour_layers
     from tools.regions_labels import label_blobs
-    from tools.regions_lines import filled_areas, find_rectangles
+    from tools.regions_fill import filled_areas
+    from tools.regions_lines import find_rectangles
 
     style = RegionStyle(color=(255, 255, 0), line_width=3, label_format="{id}", label_position="above",
                         font_scale=1.0, label_background=False, label_color=(255, 255, 0), font="hershey_simplex")

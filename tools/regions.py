@@ -7,8 +7,8 @@ Pipeline of :func:`read_regions`:
    is saturated too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or
    black outlines are not supported.
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
-   vertical lines, labels glued to an outline told apart from the outline; an outline drawn around its own filled
-   label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
+   vertical lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told
+   apart from the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
    glued labels dropped; a rectangle with nothing drawn inside is no label); each side is then checked against its
    corners (:mod:`tools.regions_sides`: a side on another box's line moves to where the box's own lines end, a side
    on the image border half a line in).
@@ -21,9 +21,12 @@ Pipeline of :func:`read_regions`:
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
    settles the two reads); a label that runs into its box's right side is read past it
    (:func:`tools.regions_labels.across_right_side`).
-   A rectangle that is a letter of a label (a stroke "0" next to its "1") is dropped and the labels found again;
+   A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
+   fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
-   that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`).
+   that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`); a
+   label-sized box holding its own label inside one unlabeled box gives that box the label
+   (:func:`tools.regions_places.labels_as_boxes`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
    is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
@@ -48,7 +51,8 @@ from scipy.optimize import linear_sum_assignment
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
-from tools.regions_lines import MIN_RUN, filled_areas, find_rectangles
+from tools.regions_fill import filled_areas
+from tools.regions_lines import MIN_RUN, find_rectangles
 from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import label_by_siblings, labels_as_boxes, odd_places, unglued
@@ -222,7 +226,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
-    glyphs = sorted(set(letter_rects(rects, blobs)) | set(filled_letters(rects, rgb, mask, filled)))
+    glyphs = set(letter_rects(rects, blobs)) | set(filled_letters(rects, rgb, mask, filled))
     if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
         rects = [r for i, r in enumerate(rects) if i not in glyphs]
         blobs, letters = label_blobs(mask, rects, filled)

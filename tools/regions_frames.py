@@ -1,7 +1,7 @@
 """Box outlines drawn around their own filled label ("framed labels"): a label centred in a box little bigger than
 itself, with background showing between the label and the outline.
 
-The closing that fills a label's letter holes (:func:`tools.regions_lines.filled_areas`) also bridges a narrow gap,
+The closing that fills a label's letter holes (:func:`tools.regions_fill.filled_areas`) also bridges a narrow gap,
 so the outline is taken for part of the label background, and a box whose inside is mostly label is no box to the
 rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`). Here the outline is found from the drawn-share
 profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
@@ -28,11 +28,11 @@ GAP_MAX = 0.25    # most drawn share of a profile step in the gap between label 
 LINE_MIN = 0.7    # least drawn share of a profile step on the outline
 FILL_MIN = 0.85   # least drawn share of the label's edge just inside the gap
 MAX_GAP = 12      # px, widest gap looked across
-MAX_THICK = 10    # px, thickest outline (tools.regions_lines.MAX_LINE)
+MAX_THICK = 10    # px, thickest outline (tools.regions_geom.MAX_LINE)
 ALONG_MIN = 0.85  # least drawn share of each outline along the span between the two crossing outlines
 MIN_LABEL = 10    # px, least height and width of a label (the strokes around a letter's holes frame no label)
 GAP_ALONG_MAX = 0.5  # most drawn share of each gap between the label and the outline (JPEG may bridge it)
-FRAMED = 2        # value of :func:`tools.regions_lines.filled_areas` on a filled label with an outline around it
+FRAMED = 2        # value of :func:`tools.regions_fill.filled_areas` on a filled label with an outline around it
 
 Side = tuple[int, int, int]   # (the label's edge, the line's inner edge, its outer edge) as end-exclusive bounds
 

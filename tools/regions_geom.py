@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 EXTENT_PAD = 16   # px of undrawn image kept around a colour's drawing (larger than any structuring element used)
 
 
@@ -19,6 +20,27 @@ def iou(a, b) -> float:
     inter = iw * ih
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def within(a: Sequence[float], b: Sequence[float], margin: float = 0.0) -> bool:
+    """Box ``a`` lies inside box ``b`` shrunk by ``margin`` px on each side."""
+    return a[0] >= b[0] + margin and a[1] >= b[1] + margin and a[2] <= b[2] - margin and a[3] <= b[3] - margin
+
+
+def inside_outline(box: Sequence[float], thick: float, pad: int) -> tuple[slice, slice]:
+    """(rows, cols) of a box's inside (box at line centres, outline ``thick`` px wide), ``pad`` px in from the
+    outline's band, clipped at the image's top and left (the slices clip the bottom and right)."""
+    m = int(np.ceil(thick / 2)) + pad
+    x1, y1 = max(0, int(box[0]) + m), max(0, int(box[1]) + m)
+    x2, y2 = max(x1, int(np.ceil(box[2])) - m + 1), max(y1, int(np.ceil(box[3])) - m + 1)
+    return slice(y1, y2), slice(x1, x2)
+
+
+def open_rect(u8: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Morphological opening with a (rows, cols) rectangle and nothing drawn beyond the image (OpenCV's default
+    border counts as drawn for the erosion, which makes a line along the border look as thick as a label)."""
+    return cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones(shape, np.uint8), borderType=cv2.BORDER_CONSTANT,
+                            borderValue=0)
 
 
 def true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -164,7 +186,7 @@ def inner_ring_drawn(row_cs: np.ndarray, col_cs: np.ndarray, box: tuple[int, int
 
 
 # other colours hide an outline where they are drawn, closed over this square (px): the letters of a label whose
-# padding is too thin for it to be found filled (tools.regions_lines.filled_areas) hide it as the label does; dev
+# padding is too thin for it to be found filled (tools.regions_fill.filled_areas) hide it as the label does; dev
 # overlays (seeds 1/11/21): no closing 912/877/870 exact regions, 7 px 913/877/871, 11 px 912/877/870
 OCCLUDER_CLOSE = np.ones((7, 7), np.uint8)
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tools.regions_geom import drawn_extent, enclosed
+from tools.regions_geom import drawn_extent, enclosed, inside_outline, within
 from tools.regions_ocr import FILL_PAD, LabelBlob
-from tools.regions_prune import LABEL_MAX_H
+from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 LINE_PIECE = 8                 # px; a component over 5 x this long and 5 x its width is an outline (or a label)
@@ -38,7 +38,7 @@ UNDER_LABEL = 0.5            # a rectangle on a label's rows with this share of 
 def label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
                 filled: np.ndarray) -> tuple[list[LabelBlob], np.ndarray]:
     """Text blobs: overlay pixels off the detected outlines, letters merged into words/lines; and the mask with
-    every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_lines.filled_areas`
+    every outline removed (bool), to read stroke letters from. ``filled``: :func:`tools.regions_fill.filled_areas`
     of the mask."""
     letters = np.zeros(mask.shape, bool)
     extent = drawn_extent(mask)
@@ -86,9 +86,9 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
         # specks of the overlay's hue (a sunlit hedge) can chain letters into a group no label is as large as:
         found = [word]
         if not _label_sized(word):   # its text lines are looked at instead, then its single pieces
-            word_pieces = [p for p in pieces if _inside(tuple(p), tuple(word))]
+            word_pieces = [p for p in pieces if within(p, word)]
             found = [w for w in _merge_letters(list(word_pieces), lines_only=True) if _label_sized(w)]
-            found += [p for p in word_pieces if _label_sized(p) and not any(_inside(tuple(p), tuple(w)) for w in found)]
+            found += [p for p in word_pieces if _label_sized(p) and not any(within(p, w) for w in found)]
         blobs += [LabelBlob(tuple(w), False) for w in found if not _is_bar(rest[w[1]:w[3], w[0]:w[2]])]
     # stroke letters: every outline goes (bold digits glued to one look filled)
     return [b for b in blobs if not _letter_island(b, blobs)], (mask & (outlines == 0)) | (bridges > 0)
@@ -155,7 +155,7 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
     def letter(b: list[float], t: float) -> bool:
         outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
         grown = [(x1 - t, y1 - t, x2 + t, y2 + t) for x1, y1, x2, y2 in labels]
-        return _next_letter(outer, strokes, t) or any(_inside(outer, g) or _under(outer, g) for g in grown)
+        return _next_letter(outer, strokes, t) or any(within(outer, g) or _under(outer, g) for g in grown)
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
 
@@ -176,23 +176,22 @@ def _under(box: tuple[float, ...], label: tuple[float, ...]) -> bool:
 def filled_letters(rects: list[tuple[list[float], float]], rgb: np.ndarray, mask: np.ndarray,
                    filled: np.ndarray) -> list[int]:
     """Indices of rectangles that are a label's fill around a bold letter (see TEXT_INSIDE): ``rgb`` the image,
-    ``mask`` the overlay colour's pixels, ``filled`` its :func:`tools.regions_lines.filled_areas`."""
+    ``mask`` the overlay colour's pixels, ``filled`` its :func:`tools.regions_fill.filled_areas`."""
     out = []
     for i, (b, t) in enumerate(rects):
         if b[3] - b[1] + t > LABEL_MAX_H or b[2] - b[0] > LETTER_ASPECT * (b[3] - b[1]):
             continue
-        m = int(np.ceil(t / 2)) + 1
-        x1, y1 = max(0, int(b[0]) + m), max(0, int(b[1]) + m)
-        x2, y2 = int(np.ceil(b[2])) - m + 1, int(np.ceil(b[3])) - m + 1
-        inside = mask[y1:y2, x1:x2]
-        if inside.size == 0 or filled[y1:y2, x1:x2].any() or inside.mean() < FILL_INSIDE:
+        rows, cols = inside_outline(b, t, 1)
+        inside = mask[rows, cols]
+        if inside.size == 0 or filled[rows, cols].any() or inside.mean() < FILL_INSIDE:
             continue
-        past = m + 1   # beyond the outline's band
+        past = int(np.ceil(t / 2)) + 2   # beyond the outline's band
         above, below = int(b[1]) - past, int(np.ceil(b[3])) + past
         top = max(0, above - TEXT_RING)
-        text = _text_coloured(rgb[top:below + TEXT_RING, x1:x2])
+        text = _text_coloured(rgb[top:below + TEXT_RING, cols])
         around = np.concatenate([text[:max(0, above - top)].ravel(), text[below - top:].ravel()])
-        if text[y1 - top:y2 - top].mean() >= TEXT_INSIDE and (around.size == 0 or around.mean() <= TEXT_AROUND):
+        if (text[rows.start - top:rows.stop - top].mean() >= TEXT_INSIDE
+                and (around.size == 0 or around.mean() <= TEXT_AROUND)):
             out.append(i)
     return out
 
@@ -226,13 +225,8 @@ def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
     def height(b: LabelBlob) -> int:
         return b.box[3] - b.box[1]
 
-    return any(o.filled != blob.filled and _inside(blob.box, o.box)
+    return any(o.filled != blob.filled and within(blob.box, o.box)
                and (o.filled or height(o) < 2 * height(blob)) for o in blobs)
-
-
-def _inside(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Box ``a`` lies within box ``b`` (x1, y1, x2, y2)."""
-    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
 
 
 def _is_bar(crop: np.ndarray) -> bool:
@@ -287,7 +281,7 @@ def _edge_drawn(comp: np.ndarray) -> float:
 def _label_sized(box: list[int]) -> bool:
     """A box (x1, y1, x2, y2) of a label's size and shape."""
     h, w = box[3] - box[1], box[2] - box[0]
-    return 8 <= h <= 120 and 3 <= w <= 12 * h
+    return 8 <= h <= 120 and 3 <= w <= LABEL_MAX_W * h
 
 
 def _merge_letters(boxes: list[list[int]], lines_only: bool = False) -> list[list[int]]:

@@ -41,21 +41,18 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from tools.regions_geom import (  # noqa: F401 - iou re-exported
-    MaskSums, components, drawn_extent, enclosed, inner_ring_drawn, interior_drawn, iou, true_runs)
+from tools.regions_fill import filled_areas
 from tools.regions_frames import FRAMED, frame_around, framed_boxes
+from tools.regions_geom import (  # noqa: F401 - iou re-exported
+    MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, true_runs)
 from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
-MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
 SOLID = 0.95      # share of a row that counts as fully drawn
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
-MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
-LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
-BOLD_GAP = 7      # px, the same for bold letters: a background found so only widens one found with LETTER_GAP
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
@@ -73,8 +70,8 @@ def line_pieces(mask: np.ndarray, vertical: bool, merged: bool = False) -> list[
     two lines of each band where parallel lines drawn against each other merged (:func:`_merged_pairs`)."""
     m = mask.T if vertical else mask          # work on horizontal lines of ``m``
     u8 = m.astype(np.uint8)
-    across = _open(u8, (MAX_LINE + 1, 1))  # thick vertical runs
-    along = _open(u8 & (1 - across), (1, MIN_RUN))
+    across = open_rect(u8, (MAX_LINE + 1, 1))  # thick vertical runs
+    along = open_rect(u8 & (1 - across), (1, MIN_RUN))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(along, connectivity=8)
     pieces = []
     for i in range(1, n):
@@ -98,7 +95,7 @@ def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
     """Two parallel lines drawn so close that they merge into one band thicker than MAX_LINE (the sides of
     neighbouring boxes): a line of the colour's usual thickness at each edge of a long, solid band (``across``:
     the thick runs of the mask, lines along its rows)."""
-    band = _open(across, (1, 3 * MAX_LINE))
+    band = open_rect(across, (1, 3 * MAX_LINE))
     if not band.any():
         return []
     n, _, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
@@ -109,13 +106,6 @@ def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
             span = [(float(x), float(x + w - 1))]
             out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, span)]
     return out
-
-
-def _open(u8: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """Morphological opening with a (rows, cols) rectangle and nothing drawn beyond the image (OpenCV's default
-    border counts as drawn for the erosion, which makes a line along the border look as thick as a label)."""
-    return cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones(shape, np.uint8), borderType=cv2.BORDER_CONSTANT,
-                            borderValue=0)
 
 
 def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
@@ -272,70 +262,6 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
         if h >= MIN_RUN and starts:
             out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
     return out
-
-
-def filled_areas(u8: np.ndarray) -> np.ndarray:
-    """Filled label backgrounds (uint8, 0 off them): areas > MAX_LINE px thick once the text holes are closed and
-    >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept); 1 on a
-    label, FRAMED on a label with a box outline drawn around it (:mod:`tools.regions_frames`), which is left off."""
-    out = np.zeros_like(u8)
-    extent = drawn_extent(u8)
-    if extent is not None:
-        out[extent[2]] = _filled_areas(u8[extent[2]])
-    return out
-
-
-def _backgrounds(u8: np.ndarray, close: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """(component labels, stats, ids of the components that are label backgrounds) once gaps up to ``close`` px
-    are closed: areas > MAX_LINE px thick, >= 60 % drawn, holding letters."""
-    closed = cv2.morphologyEx(u8, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
-    solid = _open(closed, (MAX_LINE + 1, MAX_LINE + 1))
-    n, labels, stats = components(solid)
-    if n <= 1:
-        return labels, stats, []
-    drawn = np.bincount(labels[u8 > 0], minlength=n)   # u8 is 0/1: counting beats weighting the whole crop
-    keep = []
-    for i in np.flatnonzero(drawn[1:] / np.maximum(stats[1:, cv2.CC_STAT_AREA], 1) >= 0.6) + 1:
-        x, y, w, h, a = stats[i]
-        # a label background holds letters; a thick corner with a glyph glued on does not
-        letters = enclosed(u8[y:y + h, x:x + w].astype(bool)) & (labels[y:y + h, x:x + w] == i)
-        if letters.sum() >= MIN_LETTER_SHARE * a:
-            keep.append(int(i))
-    return labels, stats, keep
-
-
-def _filled_areas(u8: np.ndarray) -> np.ndarray:
-    """:func:`filled_areas` within a crop."""
-    found = _backgrounds(u8, LETTER_GAP)
-    bold = _backgrounds(u8, BOLD_GAP)
-    on = u8 > 0
-    out = np.zeros_like(u8)
-    for i in found[2]:
-        labels, k, (x, y, w, h) = _widened(found, i, bold)
-        frame = frame_around(on, (x, y, w, h))
-        if frame is None:
-            out[y:y + h, x:x + w][labels[y:y + h, x:x + w] == k] = 1
-        else:   # the label inside an outline drawn around it; the outline stays a line
-            l, t, r, b = frame.inside
-            out[t:b, l:r][labels[t:b, l:r] == k] = FRAMED
-    return out
-
-
-def _widened(found: tuple[np.ndarray, np.ndarray, list[int]], i: int, bold: tuple[np.ndarray, np.ndarray, list[int]]
-             ) -> tuple[np.ndarray, int, tuple[int, int, int, int]]:
-    """(labels, id, (x, y, w, h)) of background ``i`` of ``found``, or of the background of ``bold`` (found with
-    the wider closing) that holds it and runs on along its rows only: the gaps between bold letters may be wider
-    than LETTER_GAP, and the background then ends at a letter (the rest of its fill closes rectangles around the
-    others). Growing taller would take in outlines glued to it."""
-    labels, stats, _ = found
-    x, y, w, h, _ = stats[i]
-    wide_labels, wide_stats, wide_keep = bold
-    under = np.bincount(wide_labels[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i], minlength=len(wide_stats))
-    j = int(np.argmax(under[1:])) + 1
-    wx, wy, ww, wh, _ = wide_stats[j]
-    if j in wide_keep and wy >= y - 1 and wy + wh <= y + h + 1 and ww > w:
-        return wide_labels, j, (wx, wy, ww, wh)
-    return labels, i, (x, y, w, h)
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,

@@ -345,8 +345,8 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     to one); where it agrees with neither, the picture read is kept. So is a picture read that only adds a
     digit to the mask read (:func:`digit_added`: a leading "1", or a digit after the first) when surer than
     PICTURE_CERTAIN: the third reader is the mask's engine again, and both drop the same narrow leading "1", or a
-    digit that a crossing line runs through (dev seeds 1/11/21 and 41/51: +1 each on seeds 11, 41 and 51, none lost; a digit
-    added in front, such as "918" for "18", is a neighbour's)."""
+    digit that a crossing line runs through (dev seeds 1/11/21 and 41/51: +1 each on seeds 11, 41 and 51, none
+    lost; a digit added in front, such as "918" for "18", is a neighbour's)."""
     out = list(picture_reads)
     split = [k for k, (m, p) in enumerate(zip(mask_reads, picture_reads))
              if None not in (m[0], p[0]) and m[0] != p[0]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_geom import ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, off_image, placement
+from tools.regions_geom import ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, off_image, placement, within
 from tools.regions_labels import DIGIT_WIDTH
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
@@ -34,20 +34,15 @@ def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float]
     dropped = set()
     for i, (reg, (_, t)) in enumerate(zip(regions, rects)):
         b, lb = reg.bbox, reg.label_box
-        if lb is None or b[3] - b[1] + t > LABEL_MAX_H or not _within(lb, b, 0.0):
+        if lb is None or b[3] - b[1] + t > LABEL_MAX_H or not within(lb, b):
             continue
         hosts = [u for j, (u, (_, tu)) in enumerate(zip(regions, rects))
-                 if j != i and u.id < 0 and _within(b, u.bbox, tu)]
+                 if j != i and u.id < 0 and within(b, u.bbox, tu)]
         if len(hosts) == 1:
             hosts[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
             hosts[0].confirmed = reg.confirmed
             dropped.add(i)
     return [r for i, r in enumerate(regions) if i not in dropped]
-
-
-def _within(a: Sequence[float], b: Sequence[float], margin: float) -> bool:
-    """Box ``a`` lies inside box ``b`` (x1, y1, x2, y2) shrunk by ``margin`` px."""
-    return a[0] >= b[0] + margin and a[1] >= b[1] + margin and a[2] <= b[2] - margin and a[3] <= b[3] - margin
 
 
 def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.regions_geom import placement_cost
+from tools.regions_geom import inside_outline, placement_cost
 
 UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
 CORE = 3           # px, width of the outline band compared between boxes
 CORNER_REACH = 8   # px beyond a corner looked at to tell a line's end from a crossing
 DUP_TOL = 3        # px, sides of one box found twice lie this close
 LABEL_MAX_H = 64   # px, tallest label a rectangle glued to a larger box's outline is taken for
+LABEL_MAX_W = 12   # widest label, in label heights
 LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
 # least share of drawn pixels inside such a rectangle (its outline's band cut off) for it to be taken for a label:
 # a label background is solid; stroke letters cover 12 % of a label's inside or more (median 33 %; tools.draw's four
@@ -42,9 +43,7 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
     def inked(box: list[float], t: float) -> bool:   # drawn inside, off the outline's band
         if mask is None or filled is None:
             return True
-        m = int(np.ceil(t / 2)) + 2
-        x1, y1, x2, y2 = int(box[0]) + m, int(box[1]) + m, int(np.ceil(box[2])) - m + 1, int(np.ceil(box[3])) - m + 1
-        rows, cols = slice(max(0, y1), max(0, y2)), slice(max(0, x1), max(0, x2))
+        rows, cols = inside_outline(box, t, 2)
         inside = mask[rows, cols] | (filled[rows, cols] > 0)
         return inside.size == 0 or float(inside.mean()) >= LABEL_INK
 
