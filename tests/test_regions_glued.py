@@ -1,7 +1,7 @@
-"""A box glued to another box's outline where a label would go, a long label background in a tight padding, and
-two boxes drawn edge to edge (tools.regions_prune, tools.regions_labels, tools.regions). Ground truth: the boxes
-tools.draw outlined on real aerial images, in layouts where the reader lost a region on the overlay benchmark's dev
-draws (their styles)."""
+"""A box glued to another box's outline where a label would go, a long label background in a tight padding, a
+filled label glued to its box's line, and two boxes drawn edge to edge (tools.regions_prune, tools.regions_labels,
+tools.regions_lines, tools.regions). Ground truth: the boxes tools.draw outlined on real aerial images, in layouts
+where the reader lost a region on the overlay benchmark's dev draws (their styles)."""
 
 from __future__ import annotations
 
@@ -78,3 +78,25 @@ def test_a_box_a_wide_label_cuts_in_two_is_kept_whole(shared_data):
     box = [370.0, 159.0, 410.0, 295.0]
     drawn = _overlay(img, [(5, [281.0, 193.0, 406.0, 315.0], style), (10, box, style)], 69)
     assert _read(drawn, 10, box)
+
+
+def test_a_filled_label_glued_below_its_box_leaves_the_bottom_line_where_it_is(shared_data):
+    # "Region 10" filled and glued under the bottom line: with the letter holes counted as drawn the line and the
+    # label are one solid band, and the box's bottom went to the label's bottom edge (IoU 0.84)
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
+    box = [502.0, 101.0, 569.0, 252.0]
+    layout = [(10, box, _style((128, 0, 255), 2, "below", "Region {id}", 0.892, "dejavu_sans", True)),
+              (8, [110.0, 366.0, 156.0, 438.0], _style((0, 0, 255), 2, "below", "{id}", 0.929, "dejavu_sans_bold",
+                                                       False))]
+    assert _read(_overlay(img, layout, 87), 10, box)
+
+
+def test_the_line_of_a_band_glued_to_a_label_is_at_the_end_fully_drawn_in_its_own_colour():
+    from tools.regions_lines import _band_centres
+
+    # rows 1-20 drawn across (letter holes counted); the box's inside, its sides drawn, lies above the band
+    cover = np.array([0.1] + [1.0] * 20 + [0.0])
+    label_below = np.array([0.1] + [1.0] * 5 + [0.6] * 13 + [1.0] * 2 + [0.0])   # 3 px line + 2 px padding first
+    assert _band_centres(cover, 1, 20, 3.0, own=label_below) == [2.0]
+    label_above = np.array([0.0] + [1.0] * 2 + [0.6] * 13 + [1.0] * 5 + [0.1])   # the line at the band's end
+    assert _band_centres(cover[::-1].copy(), 1, 20, 3.0, own=label_above) == [19.0]

@@ -150,7 +150,14 @@ def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
     if top == bot:  # all drawn
         if b - a + 1 <= 2 * thick + 2 and own is not None and bool((own[a:b + 1] >= SOLID).all()):
             return [a + half, b - half]
-        # a line and a glued label: the label's letters lie beyond the end whose neighbour row is drawn more
+        # a line and a glued filled label whose letter holes count as drawn: the label's own pixels leave the
+        # holes, and the line end is the one with the longer fully drawn run of the colour itself (line + padding)
+        if own is not None:
+            solid = own[a:b + 1] >= SOLID
+            top, bot = int(np.argmin(solid)), int(np.argmin(solid[::-1]))
+            if not solid.all() and top != bot and max(top, bot) >= thick - 1:
+                return [a + half if top > bot else b - half]
+        # otherwise the label's letters lie beyond the end whose neighbour row is drawn more
         before = cover[a - 1] if a > 0 else 0.0
         after = cover[b + 1] if b + 1 < len(cover) else 0.0
         top, bot = (1, 0) if after > before else (0, 1)
