@@ -91,6 +91,15 @@ def test_a_filled_label_glued_below_its_box_leaves_the_bottom_line_where_it_is(s
     assert _read(_overlay(img, layout, 87), 10, box)
 
 
+def test_a_label_below_wider_than_its_box_with_a_deep_bottom_padding_leaves_the_line_where_it_is(shared_data):
+    # "14" in Hershey under a narrow box: the label's padding below its digits is thicker than the line and the
+    # padding above them, so the longest fully drawn run is the label's bottom; its rows run on past the box's side
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    style = _style((0, 200, 100), 3, "below", "{id}", 0.994, "hershey_duplex", True)
+    box = [316.0, 174.0, 346.0, 214.0]
+    assert _read(_overlay(img, [(3, [120.0, 153.0, 160.0, 192.0], style), (14, box, style)], 83), 14, box)
+
+
 def test_the_line_of_a_band_glued_to_a_label_is_at_the_end_fully_drawn_in_its_own_colour():
     from tools.regions_lines import _band_centres
 
@@ -100,3 +109,7 @@ def test_the_line_of_a_band_glued_to_a_label_is_at_the_end_fully_drawn_in_its_ow
     assert _band_centres(cover, 1, 20, 3.0, own=label_below) == [2.0]
     label_above = np.array([0.0] + [1.0] * 2 + [0.6] * 13 + [1.0] * 5 + [0.1])   # the line at the band's end
     assert _band_centres(cover[::-1].copy(), 1, 20, 3.0, own=label_above) == [19.0]
+    # rows drawn past the box's sides are the label's, whatever the runs say
+    past = np.array([False] * 11 + [True] * 11)   # the bottom half of the band and the row below it
+    assert _band_centres(cover, 1, 20, 3.0, own=label_above, beyond=past) == [2.0]
+    assert _band_centres(cover, 1, 20, 3.0, own=label_below, beyond=past[::-1].copy()) == [19.0]

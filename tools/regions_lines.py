@@ -122,12 +122,14 @@ def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
 
 
 def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
-                  height: Callable[[int, int], float] | None = None, own: np.ndarray | None = None) -> list[float]:
+                  height: Callable[[int, int], float] | None = None, own: np.ndarray | None = None,
+                  beyond: np.ndarray | None = None) -> list[float]:
     """Centre rows of the lines in band [a, b] of row coverages ``cover`` (module docstring, step 2): one, or two
     for a band up to two lines thick fully drawn in the colour itself (``own``: its row coverages; the facing sides
     of stacked boxes drawn against each other, where a label glued to a line has letter holes); none when no end of
     the band has a fully drawn run long enough for a line (the edge of a label's padding).
-    ``height``: (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line."""
+    ``height``: (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line.
+    ``beyond``: rows drawn on past the box's sides (bool)."""
     seg = cover[a:b + 1] >= SOLID
     if b - a + 1 <= thick + 2:   # a plain line: every band row is drawn across
         if b - a + 1 >= thick - 1:
@@ -150,8 +152,16 @@ def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
     if top == bot:  # all drawn
         if b - a + 1 <= 2 * thick + 2 and own is not None and bool((own[a:b + 1] >= SOLID).all()):
             return [a + half, b - half]
-        # a line and a glued filled label whose letter holes count as drawn: the label's own pixels leave the
-        # holes, and the line end is the one with the longer fully drawn run of the colour itself (line + padding)
+        # a line and a glued filled label whose letter holes count as drawn. A label outside the box is as wide as
+        # the box or wider (else it would not be drawn across it): its rows go on past a side, the line's do not
+        if beyond is not None:
+            past = beyond[a:b + 1]
+            mid = len(past) // 2
+            up, down = int(past[:mid].sum()), int(past[mid:].sum())
+            if max(up, down) >= thick and 3 * min(up, down) <= max(up, down):
+                return [a + half if down > up else b - half]
+        # else the label's own pixels leave the holes, and the line end is the one with the longer fully drawn run
+        # of the colour itself (line + padding)
         if own is not None:
             solid = own[a:b + 1] >= SOLID
             top, bot = int(np.argmin(solid)), int(np.argmin(solid[::-1]))
@@ -227,7 +237,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
                 continue
             pair = []
             for a, b in _side_pairs(left, right, cut[i] or cut[j]):
-                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side):
+                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
                     if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
@@ -272,8 +282,9 @@ def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[L
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
-                mask: np.ndarray, min_side: float) -> list[tuple[list[float], float]]:
-    """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own)."""
+                mask: np.ndarray, min_side: float, upright: bool = True) -> list[tuple[list[float], float]]:
+    """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own).
+    ``upright``: the mask is the image's own, where a filled label glued to a line runs past the box's sides."""
     h, w = mask.shape
     thick = max(_axis_thick(left), _axis_thick(right))
     r = int(np.ceil(thick / 2))
@@ -296,9 +307,18 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
     def height(a: int, b: int) -> float:   # a, b: band rows within ``rows``
         return _column_height(mask, lo + a, lo + b, xa, xb, int(line_t) + 3)
 
+    reach = int(np.ceil(line_t / 2)) + 2   # past a side and its JPEG halo
+
+    def past(x: int) -> np.ndarray:   # rows drawn on two columns from x away from the box
+        step = 1 if x > xb else -1
+        if not (0 <= x < w and 0 <= x + step < w):
+            return np.zeros(hi + 1 - lo, bool)
+        return mask[rows, x] & mask[rows, x + step]
+
+    beyond = past(xa - reach) | past(xb + reach) if upright else None
     centres = []
     for a, b in true_runs(good):
-        found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own)]
+        found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own, beyond)]
         clipped = _clipped_centre(lo + a, lo + b, line_t, h) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
     out = []
