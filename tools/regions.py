@@ -55,7 +55,7 @@ from tools.regions_fill import filled_areas
 from tools.regions_lines import MIN_RUN, find_rectangles
 from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
-from tools.regions_places import label_by_siblings, labels_as_boxes, odd_places, unglued
+from tools.regions_places import corner_pieces, label_by_siblings, labels_as_boxes, odd_places, unglued
 from tools.regions_prune import drop_stacked
 from tools.regions_sides import refit_sides
 
@@ -211,6 +211,7 @@ def read_regions(
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
+    regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))

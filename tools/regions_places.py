@@ -45,6 +45,38 @@ def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float]
     return [r for i, r in enumerate(regions) if i not in dropped]
 
 
+def corner_pieces(regions: list[Region], tol: float) -> list[Region]:
+    """Regions with each labelled box that lies in exactly one unlabeled box's top-left corner (:func:`in_corner`)
+    and whose label runs across its right or bottom side handed over to that box: the letters of a label drawn in
+    a box's corner close a rectangle there with the box's own top and left lines (a "1" with a foot), which took
+    the label. A label across a box's side is not that box's (a renderer draws it inside, beside or outside).
+    ``tol``: px, the outline thickness assumed."""
+    dropped = set()
+    for i, reg in enumerate(regions):
+        if reg.id < 0 or reg.label_box is None or not _across_far_side(reg.label_box, reg.bbox):
+            continue
+        hosts = [u for u in regions if u is not reg and u.id < 0 and in_corner(reg.bbox, u.bbox, tol)]
+        if len(hosts) == 1:
+            hosts[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
+            hosts[0].confirmed = reg.confirmed
+            dropped.add(i)
+    return [r for i, r in enumerate(regions) if i not in dropped]
+
+
+def _across_far_side(label: Sequence[float], box: Sequence[float]) -> bool:
+    """The label box runs across the box's right or bottom side (x1, y1, x2, y2 px)."""
+    rows = min(label[3], box[3]) > max(label[1], box[1])
+    cols = min(label[2], box[2]) > max(label[0], box[0])
+    return (rows and label[0] < box[2] < label[2]) or (cols and label[1] < box[3] < label[3])
+
+
+def in_corner(b: Sequence[float], host: Sequence[float], tol: float) -> bool:
+    """Box ``b`` lies inside ``host`` (``tol`` px allowed) at its top-left corner (both sides within ``tol`` px) and
+    is smaller by more than ``tol`` on its right or bottom (boxes x1, y1, x2, y2 px)."""
+    return (abs(b[0] - host[0]) <= tol and abs(b[1] - host[1]) <= tol and b[2] <= host[2] + tol
+            and b[3] <= host[3] + tol and (b[2] < host[2] - tol or b[3] < host[3] - tol))
+
+
 def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
     """``box`` without its label background ``label`` (x1, y1, x2, y2 px; outline ``thick`` px wide; ``mask``: the
     overlay colour's pixels). A background drawn above a box and wider than it covers both sides where they meet
