@@ -80,7 +80,8 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
 
 
 def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]]):
-    """(overlaid JPEG-decoded image, [(id, box)], jpeg quality) with labels that do not cover each other."""
+    """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) with labels that do
+    not cover each other."""
     h, w = img.shape[:2]
     for _ in range(50):
         n = int(rng.integers(2, 11))
@@ -96,7 +97,7 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
     regions = list(zip(ids, boxes))
     drawn = draw_regions(img, regions, styles)
     q = int(rng.integers(60, 96))
-    return jpeg_roundtrip(drawn, q), regions, q
+    return jpeg_roundtrip(drawn, q), regions, q, styles
 
 
 def score(found, regions) -> tuple[int, int]:
@@ -143,7 +144,7 @@ def main() -> None:
     failures = 0
     for k in range(args.n):
         name, img, real = pool[k % len(pool)]
-        inst, regions, q = make_instance(rng, img, real)
+        inst, regions, q, _ = make_instance(rng, img, real)
         t0 = time.perf_counter()
         found = read_regions(inst)
         dt = time.perf_counter() - t0
