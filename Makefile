@@ -16,7 +16,7 @@ export MPLBACKEND := Agg
 export RAY_USAGE_STATS_ENABLED := 0
 
 FONT_PACKAGES := fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 fonts-croscore fonts-crosextra-carlito \
-	fonts-noto-core fonts-dejavu-core
+	fonts-noto-core fonts-dejavu-core fonts-roboto fonts-lato fonts-open-sans fonts-cantarell fonts-hack
 
 .PHONY: setup test demo bench label-reader clean
 
@@ -52,7 +52,7 @@ demo: setup
 bench: setup
 	$(PY) -m benchmarks.make_bench
 
-# Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~35 min on 2 cores) in the fonts it learns
+# Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~45 min on 2 cores) in the fonts it learns
 # from; the shipped weights make this unnecessary for using the agent.
 label-reader: setup
 	@$(call apt_install,$(FONT_PACKAGES))

@@ -10,7 +10,9 @@ backgrounds that the overlay benchmark never uses. Its weights (ONNX, ~1 MB) shi
 A label is read in a few windows around the box it is given (WINDOWS); the reads vote. Dev overlays (seeds 1/11/21),
 exact regions: one window 904/861/855, three 905/866/856, these five 903/867/859, seven 905/868/857 (the recognizer's
 time grows with the windows); seven windows read the true label boxes of seeds 1/11 right 927 -> 931 and
-891 -> 895 times, boxes jittered by 0.1 height 911 -> 914 and 874 -> 888.
+891 -> 895 times, boxes jittered by 0.1 height 911 -> 914 and 874 -> 888 (an earlier model). The shipped weights
+read the true label boxes of the held-out overlays (seed 2024) right 1,516 times of 1,546, every filled label and
+96.7 % of those drawn in strokes of the outline colour (:mod:`benchmarks.bench_label_reader`).
 
 Conventions: images are RGB ``uint8``; a label box is ``(x1, y1, x2, y2)`` in px; a read is
 ``(number or None, text, confidence in [0, 1])`` (confidence: probability of the whole decoded path).
