@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -108,6 +109,21 @@ def score(found, regions) -> tuple[int, int]:
     return hits, extra
 
 
+def misses(found, regions) -> Counter:
+    """Why each region not recovered exactly was missed, from all boxes found (``found``: unlabeled ones too):
+    ``box_missing`` (no found box overlaps it at IoU >= 0.5), ``box_misfit`` (the closest one has IoU < 0.9),
+    ``unlabeled`` (found, label not read) or ``wrong_id`` (found, read as another id)."""
+    out: Counter = Counter()
+    for rid, box in regions:
+        if any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found):
+            continue
+        best = max(found, key=lambda r: iou(r.bbox, box), default=None)
+        overlap = iou(best.bbox, box) if best is not None else 0.0
+        out["box_missing" if overlap < 0.5 else "box_misfit" if overlap < 0.9
+            else "unlabeled" if best.id < 0 else "wrong_id"] += 1
+    return out
+
+
 def synth_suite(folder: Path) -> dict:
     """Exact-recovery figures on a ``uav-agent synth`` output folder (ground truth: ``meta.regions``)."""
     total = hits = extra = images = 0
@@ -142,16 +158,19 @@ def main() -> None:
     total = hits = extra = 0
     times_1080: list[float] = []
     failures = 0
+    why: Counter = Counter()
     for k in range(args.n):
         name, img, real = pool[k % len(pool)]
         inst, regions, q, _ = make_instance(rng, img, real)
         t0 = time.perf_counter()
-        found = read_regions(inst)
+        every = read_regions(inst, include_unlabeled=True)
         dt = time.perf_counter() - t0
+        found = [r for r in every if r.id >= 0]
         if img.shape[1] == 1920:
             times_1080.append(dt)
         h, e = score(found, regions)
         total, hits, extra = total + len(regions), hits + h, extra + e
+        why += misses(every, regions)
         if (h < len(regions) or e) and failures < args.show_failures:
             failures += 1
             path = f"/tmp/regions_fail_{k}.png"
@@ -169,6 +188,7 @@ def main() -> None:
         "recovered_exactly": hits,
         "recovered_rate": round(hits / max(total, 1), 4),
         "extra_regions": extra,
+        "missed_by_cause": dict(sorted(why.items())),
         "time_1080p_median_s": round(float(np.median(times_1080)), 4) if times_1080 else None,
         "time_1080p_p90_s": round(float(np.percentile(times_1080, 90)), 4) if times_1080 else None,
         "time_1080p_mean_s": round(float(np.mean(times_1080)), 4) if times_1080 else None,
