@@ -101,9 +101,14 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
     return jpeg_roundtrip(drawn, q), regions, q, styles
 
 
+def recovered(found, rid: int, box) -> bool:
+    """A found region has the id ``rid`` and IoU >= 0.9 with ``box``."""
+    return any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)
+
+
 def score(found, regions) -> tuple[int, int]:
     """(regions recovered exactly, extra regions returned)."""
-    hits = sum(any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found) for rid, box in regions)
+    hits = sum(recovered(found, rid, box) for rid, box in regions)
     gt_ids = {rid for rid, _ in regions}
     extra = sum(1 for r in found if r.id not in gt_ids or not any(iou(r.bbox, b) >= 0.9 for _, b in regions))
     return hits, extra
@@ -115,7 +120,7 @@ def misses(found, regions) -> Counter:
     ``unlabeled`` (found, label not read) or ``wrong_id`` (found, read as another id)."""
     out: Counter = Counter()
     for rid, box in regions:
-        if any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found):
+        if recovered(found, rid, box):
             continue
         best = max(found, key=lambda r: iou(r.bbox, box), default=None)
         overlap = iou(best.bbox, box) if best is not None else 0.0

@@ -111,5 +111,5 @@ def test_the_line_of_a_band_glued_to_a_label_is_at_the_end_fully_drawn_in_its_ow
     assert _band_centres(cover[::-1].copy(), 1, 20, 3.0, own=label_above) == [19.0]
     # rows drawn past the box's sides are the label's, whatever the runs say
     past = np.array([False] * 11 + [True] * 11)   # the bottom half of the band and the row below it
-    assert _band_centres(cover, 1, 20, 3.0, own=label_above, beyond=past) == [2.0]
-    assert _band_centres(cover, 1, 20, 3.0, own=label_below, beyond=past[::-1].copy()) == [19.0]
+    assert _band_centres(cover, 1, 20, 3.0, own=label_above, beyond=lambda: past) == [2.0]
+    assert _band_centres(cover, 1, 20, 3.0, own=label_below, beyond=lambda: past[::-1].copy()) == [19.0]

@@ -33,7 +33,9 @@ Pipeline of :func:`read_regions`:
    corner where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read
    stands); then the engine's text detector looks at a crop around each unlabeled box; a number is taken where a
    label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
-   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`).
+   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled
+   box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close
+   with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
 """
 
 from __future__ import annotations

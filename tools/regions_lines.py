@@ -123,13 +123,13 @@ def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
 
 def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
                   height: Callable[[int, int], float] | None = None, own: np.ndarray | None = None,
-                  beyond: np.ndarray | None = None) -> list[float]:
+                  beyond: Callable[[], np.ndarray] | None = None) -> list[float]:
     """Centre rows of the lines in band [a, b] of row coverages ``cover`` (module docstring, step 2): one, or two
     for a band up to two lines thick fully drawn in the colour itself (``own``: its row coverages; the facing sides
     of stacked boxes drawn against each other, where a label glued to a line has letter holes); none when no end of
     the band has a fully drawn run long enough for a line (the edge of a label's padding).
     ``height``: (a, b) -> drawn height (px) of what crosses the band, checked for bands thinner than the line.
-    ``beyond``: rows drawn on past the box's sides (bool)."""
+    ``beyond``: () -> rows drawn on past the box's sides (bool), asked for only for a band drawn all across."""
     seg = cover[a:b + 1] >= SOLID
     if b - a + 1 <= thick + 2:   # a plain line: every band row is drawn across
         if b - a + 1 >= thick - 1:
@@ -155,7 +155,7 @@ def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
         # a line and a glued filled label whose letter holes count as drawn. A label outside the box is as wide as
         # the box or wider (else it would not be drawn across it): its rows go on past a side, the line's do not
         if beyond is not None:
-            past = beyond[a:b + 1]
+            past = beyond()[a:b + 1]
             mid = len(past) // 2
             up, down = int(past[:mid].sum()), int(past[mid:].sum())
             if max(up, down) >= thick and 3 * min(up, down) <= max(up, down):
@@ -315,10 +315,12 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
             return np.zeros(hi + 1 - lo, bool)
         return mask[rows, x] & mask[rows, x + step]
 
-    beyond = past(xa - reach) | past(xb + reach) if upright else None
+    def beyond() -> np.ndarray:
+        return past(xa - reach) | past(xb + reach)
+
     centres = []
     for a, b in true_runs(good):
-        found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own, beyond)]
+        found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own, beyond if upright else None)]
         clipped = _clipped_centre(lo + a, lo + b, line_t, h) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
     out = []

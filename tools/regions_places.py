@@ -4,7 +4,7 @@ image alike)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,36 +29,38 @@ SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for 
 
 def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[Region]:
     """Regions (one per rectangle of ``rects``, (box, outline thickness)) with label-sized boxes that hold their own
-    label and sit inside exactly one unlabeled box handed over to it: a label background drawn inside its box,
-    whose letters are too bold to be found filled, closes a rectangle read as a box labelled by its own letters."""
-    dropped = set()
-    for i, (reg, (_, t)) in enumerate(zip(regions, rects)):
-        b, lb = reg.bbox, reg.label_box
-        if lb is None or b[3] - b[1] + t > LABEL_MAX_H or not within(lb, b):
-            continue
-        hosts = [u for j, (u, (_, tu)) in enumerate(zip(regions, rects))
-                 if j != i and u.id < 0 and within(b, u.bbox, tu)]
-        if len(hosts) == 1:
-            hosts[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
-            hosts[0].confirmed = reg.confirmed
-            dropped.add(i)
-    return [r for i, r in enumerate(regions) if i not in dropped]
+    label and sit inside exactly one unlabeled box handed over to it (:func:`_hand_over`): a label background drawn
+    inside its box, whose letters are too bold to be found filled, closes a rectangle read as a box labelled by its
+    own letters."""
+    def piece(reg: Region, i: int) -> bool:
+        return reg.bbox[3] - reg.bbox[1] + rects[i][1] <= LABEL_MAX_H and within(reg.label_box, reg.bbox)
+
+    return _hand_over(regions, piece, lambda reg, host, j: within(reg.bbox, host.bbox, rects[j][1]))
 
 
 def corner_pieces(regions: list[Region], tol: float) -> list[Region]:
-    """Regions with each labelled box that lies in exactly one unlabeled box's top-left corner (:func:`in_corner`)
-    and whose label runs across its right or bottom side handed over to that box: the letters of a label drawn in
-    a box's corner close a rectangle there with the box's own top and left lines (a "1" with a foot), which took
-    the label. A label across a box's side is not that box's (a renderer draws it inside, beside or outside).
-    ``tol``: px, the outline thickness assumed."""
+    """Regions with each labelled box that lies in exactly one unlabeled box's top-left corner (:func:`_in_corner`)
+    and whose label runs across its right or bottom side handed over to that box (:func:`_hand_over`): the letters
+    of a label drawn in a box's corner close a rectangle there with the box's own top and left lines (a "1" with a
+    foot), which took the label. A label across a box's side is not that box's (a renderer draws it inside, beside
+    or outside). ``tol``: px, the outline thickness assumed."""
+    return _hand_over(regions, lambda reg, i: _across_far_side(reg.label_box, reg.bbox),
+                      lambda reg, host, j: _in_corner(reg.bbox, host.bbox, tol))
+
+
+def _hand_over(regions: list[Region], piece: Callable[[Region, int], bool],
+               hosts: Callable[[Region, Region, int], bool]) -> list[Region]:
+    """Regions with each labelled one that ``piece(region, index)`` takes for a piece of a box, and for which
+    ``hosts(piece, region, index)`` holds of exactly one unlabeled region, handed over: that box takes its label
+    and the piece is dropped."""
     dropped = set()
     for i, reg in enumerate(regions):
-        if reg.id < 0 or reg.label_box is None or not _across_far_side(reg.label_box, reg.bbox):
+        if reg.id < 0 or reg.label_box is None or not piece(reg, i):
             continue
-        hosts = [u for u in regions if u is not reg and u.id < 0 and in_corner(reg.bbox, u.bbox, tol)]
-        if len(hosts) == 1:
-            hosts[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
-            hosts[0].confirmed = reg.confirmed
+        found = [u for j, u in enumerate(regions) if j != i and u.id < 0 and hosts(reg, u, j)]
+        if len(found) == 1:
+            found[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
+            found[0].confirmed = reg.confirmed
             dropped.add(i)
     return [r for i, r in enumerate(regions) if i not in dropped]
 
@@ -70,7 +72,7 @@ def _across_far_side(label: Sequence[float], box: Sequence[float]) -> bool:
     return (rows and label[0] < box[2] < label[2]) or (cols and label[1] < box[3] < label[3])
 
 
-def in_corner(b: Sequence[float], host: Sequence[float], tol: float) -> bool:
+def _in_corner(b: Sequence[float], host: Sequence[float], tol: float) -> bool:
     """Box ``b`` lies inside ``host`` (``tol`` px allowed) at its top-left corner (both sides within ``tol`` px) and
     is smaller by more than ``tol`` on its right or bottom (boxes x1, y1, x2, y2 px)."""
     return (abs(b[0] - host[0]) <= tol and abs(b[1] - host[1]) <= tol and b[2] <= host[2] + tol
