@@ -20,7 +20,8 @@ Pipeline of :func:`read_regions`:
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
    settles the two reads); a label that runs into its box's right side is read past it
-   (:func:`tools.regions_labels.across_right_side`).
+   (:func:`tools.regions_labels.across_right_side`). Two labels drawn side by side that formed one blob are read
+   apart (:func:`tools.regions_split.split_side_by_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
@@ -59,6 +60,7 @@ from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_label
                                settle_disagreements)
 from tools.regions_places import corner_pieces, label_by_siblings, labels_as_boxes, odd_places, unglued
 from tools.regions_prune import drop_stacked
+from tools.regions_split import split_side_by_side
 from tools.regions_sides import refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -269,6 +271,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     odd = odd_places(out, rects, blobs, size)
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
         out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
+    out = split_side_by_side(rgb, out, rects, blobs, mask, letters)
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
             reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]

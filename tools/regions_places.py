@@ -132,15 +132,22 @@ def _nearly_all(agree: list[bool]) -> bool:
     return len(agree) >= ODD_MIN and sum(agree) >= ODD_SHARE * len(agree)
 
 
-def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
-               size: tuple[int, int]) -> np.ndarray | None:
-    """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched
-    labels take (:func:`usual_place`), else 0; None when the labels agree on no place."""
+def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], size: tuple[int, int]) -> int | None:
+    """The place (index in :func:`label_anchors`) nearly all read labels of ``out`` (one region per rectangle of
+    ``rects``) take beside their boxes (:func:`usual_place`, :func:`_nearly_all`), or None when they agree on none."""
     labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
     if not labelled:
         return None
     place, agree = usual_place(labelled, size)
-    if not _nearly_all(agree):
+    return place if _nearly_all(agree) else None
+
+
+def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
+               size: tuple[int, int]) -> np.ndarray | None:
+    """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched
+    labels take (:func:`image_place`), else 0; None when the labels agree on no place."""
+    place = image_place(out, rects, size)
+    if place is None:
         return None
     return np.array([[float(placement(b.box, box, t, size) != place) for b in blobs] for box, t in rects])
 

@@ -1,0 +1,41 @@
+"""Two labels drawn side by side, read as one number (tools.regions_split). Ground truth: the boxes tools.draw
+outlined on real aerial images, in layouts where the reader lost a region on the overlay benchmark's dev draws
+(their styles)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.test_regions_hidden import _overlay, _read, _style
+from tools.common import load_image
+from tools.regions_ocr import LabelBlob
+from tools.regions_split import _halves
+
+
+def test_a_label_just_left_of_the_next_boxs_label_is_read_apart(shared_data):
+    # "19" above its box ends 20 px before "17" above the next box: both labels' letters formed one blob, "1917"
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
+    style = _style((255, 128, 0), 3, "above", "{id}", 1.0719169804070168, "dejavu_sans", False)
+    layout = [(12, [440.0, 203.0, 598.0, 235.0]), (9, [495.0, 154.0, 621.0, 257.0]),
+              (15, [125.0, 269.0, 237.0, 367.0]), (19, [375.0, 277.0, 493.0, 314.0]), (1, [139.0, 8.0, 233.0, 140.0]),
+              (17, [438.0, 273.0, 594.0, 396.0])]
+    drawn = _overlay(img, [(rid, b, style) for rid, b in layout], 67)
+    assert all(_read(drawn, rid, b) for rid, b in layout)
+
+
+def test_labels_below_two_neighbouring_boxes_are_read_apart(shared_data):
+    # "20" below one box touches "8" below the box beside it (read "208")
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_60_30_0_00011.jpg")
+    style = _style((0, 255, 0), 4, "below", "{id}", 0.6313456869656989, "hershey_duplex", False)
+    layout = [(0, [406.0, 370.0, 495.0, 466.0]), (5, [153.0, 282.0, 289.0, 398.0]), (15, [446.0, 323.0, 615.0, 396.0]),
+              (8, [54.0, 250.0, 227.0, 363.0]), (20, [21.0, 283.0, 168.0, 367.0]), (10, [323.0, 88.0, 403.0, 201.0]),
+              (3, [398.0, 140.0, 531.0, 249.0]), (2, [484.0, 276.0, 585.0, 374.0])]
+    drawn = _overlay(img, [(rid, b, style) for rid, b in layout], 81)
+    assert _read(drawn, 20, [21.0, 283.0, 168.0, 367.0])
+
+
+def test_halves_cut_stroke_letters_at_gaps_and_backgrounds_in_their_middle():
+    text = np.zeros((20, 26), bool)
+    text[:, 0:6] = text[:, 8:14] = text[:, 20:26] = True   # 20 px high letters, 2 and 6 px apart (least: 4 px)
+    assert _halves(LabelBlob((100, 50, 126, 70), False), text) == [((100, 50, 114, 70), (120, 50, 126, 70))]
+    assert _halves(LabelBlob((100, 50, 126, 70), True), text) == [((100, 50, 117, 70), (117, 50, 126, 70))]

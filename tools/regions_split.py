@@ -1,0 +1,120 @@
+"""Two labels drawn side by side and read as one number ("19" above one box, "17" just right of it above the next,
+read "1917"): the letters of neighbouring labels lie closer than the word gap that joins a label's own words
+(:data:`tools.regions_labels.WORD_JOIN`), so they form one label blob. Such a blob is split at a gap in its letters
+when the other part sits beside another box just as the own part sits beside its box (a renderer draws every label
+of an image alike), and the two parts read as the two halves of the whole read.
+
+Gaps alone cannot tell: the digits of one number lie up to 0.6 letter heights apart (Hershey's "11"), two labels'
+letters as little as their two paddings (4 px). Boxes are (x1, y1, x2, y2) px.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tools.regions_geom import iou, label_anchors, placement, placement_cost, true_runs
+from tools.regions_ocr import LabelBlob, read_pictures, text_mask
+
+if TYPE_CHECKING:
+    from tools.regions import Region
+
+SPLIT_GAP = 0.2    # least gap between two labels' letters, in letter heights (renderers pad labels >= 2 px a side)
+# most difference (letter heights) between where the two parts sit at the same place of their boxes: both were
+# drawn there, so only side bearings differ; a digit of the own label sits a digit's width or more off
+SAME_OFFSET = 0.4
+GLYPH_IOU = 0.25   # a "box" this much on the other part is a letter's strokes closed into a rectangle, not its box
+Part = tuple[int, int, int, int]
+Rect = tuple[Sequence[float], float]   # (box at the outline's centre line, outline width px)
+
+
+def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[Rect], blobs: Sequence[LabelBlob],
+                       mask: np.ndarray, letters: np.ndarray) -> list[Region]:
+    """Regions (one per rectangle of ``rects``) whose label blob (of ``blobs``) holds two labels side by side
+    (module docstring) take their own part's read; the box beside which the other part sits takes the other read
+    when it is unlabeled (or keeps it when it read it already). ``mask``: the colour's overlay mask (a filled
+    label's letters are its holes); ``letters``: the mask without outlines (stroke letters)."""
+    size = (mask.shape[1], mask.shape[0])
+    filled = {b.box: b.filled for b in blobs}
+    jobs: list[tuple[int, list[int], Part, Part]] = []   # (region, boxes the other part sits beside, own, other)
+    for i, reg in enumerate(regions):
+        box = tuple(reg.label_box) if reg.label_box is not None else None
+        if box is None or box not in filled or len(str(reg.id)) < 2:
+            continue
+        blob = LabelBlob(box, filled[box])
+        crop = (mask if blob.filled else letters)[box[1]:box[3], box[0]:box[2]]
+        text = text_mask(mask, blob) if blob.filled else crop
+        whole = placement_cost(box, *rects[i], size)
+        for left, right in (_rows_drawn(h, crop, box) for h in _halves(blob, text)):
+            own, other = sorted((left, right), key=lambda p: placement_cost(p, *rects[i], size))
+            if placement_cost(own, *rects[i], size) > whole + SAME_OFFSET * (own[3] - own[1]):
+                continue
+            hosts = _beside_alike(own, other, i, rects, size)
+            if hosts:
+                jobs.append((i, hosts, own, other))
+    if not jobs:
+        return regions
+    reads = read_pictures(rgb, [LabelBlob(p, filled[tuple(regions[i].label_box)]) for i, _, own, other in jobs
+                                for p in (own, other)])
+    done: set[int] = set()
+    for n, (i, hosts, own, other) in enumerate(jobs):
+        mine, theirs = reads[2 * n], reads[2 * n + 1]
+        if i in done or mine[0] is None or theirs[0] is None:
+            continue
+        in_order = (mine, theirs) if own[0] < other[0] else (theirs, mine)
+        host = [k for k in hosts if regions[k].id == theirs[0]] or [k for k in hosts if regions[k].id < 0]
+        if in_order[0][1] + in_order[1][1] != str(regions[i].id) or not host:
+            continue
+        regions[i].relabel(mine[0], mine[1], mine[2], own)
+        if regions[host[0]].id < 0:
+            regions[host[0]].relabel(theirs[0], theirs[1], theirs[2], other)
+        done.add(i)
+    return regions
+
+
+def _beside_alike(own: Part, other: Part, i: int, rects: Sequence[Rect], size: tuple[int, int]) -> list[int]:
+    """Indices of the rectangles (not ``i``, nearest first) beside which ``other`` sits as ``own`` sits beside
+    rectangle ``i``: at the same place (:func:`tools.regions_geom.label_anchors`), off it by the same offset within
+    SAME_OFFSET letter heights, and not on a "box" closed by its own letters (GLYPH_IOU)."""
+    place = placement(own, *rects[i], size)
+
+    def offset(part: Part, rect: Rect) -> np.ndarray:
+        ax, ay = label_anchors(rect[0], part[2] - part[0], part[3] - part[1], rect[1], size)[place]
+        return np.array([part[0] - ax, part[1] - ay])
+
+    mine = offset(own, rects[i])
+    tol = SAME_OFFSET * (other[3] - other[1])
+    off = {k: float(np.hypot(*(offset(other, r) - mine))) for k, r in enumerate(rects)
+           if k != i and iou(other, r[0]) < GLYPH_IOU}
+    return sorted((k for k, d in off.items() if d <= tol), key=off.__getitem__)
+
+
+def _rows_drawn(parts: tuple[Part, Part], crop: np.ndarray, box: Part) -> tuple[Part, Part]:
+    """Both parts cut to the rows drawn in their columns of ``crop`` (the blob ``box``'s stroke letters or filled
+    background): two labels beside boxes of other heights lie at other heights."""
+    def cut(p: Part) -> Part:
+        rows = np.flatnonzero(crop[:, p[0] - box[0]:p[2] - box[0]].any(axis=1))
+        return p if len(rows) == 0 else (p[0], box[1] + int(rows[0]), p[2], box[1] + int(rows[-1]) + 1)
+
+    return cut(parts[0]), cut(parts[1])
+
+
+def _halves(blob: LabelBlob, text: np.ndarray) -> list[tuple[Part, Part]]:
+    """(left, right) label boxes of ``blob`` cut at each gap of its letters (``text``: bool, the blob's crop) at
+    least SPLIT_GAP letter heights wide, widest first: stroke letters cut at the gap's edges, a filled background in
+    the gap's middle."""
+    rows = np.flatnonzero(text.any(axis=1))
+    cols = text.any(axis=0)
+    if len(rows) == 0:
+        return []
+    least = max(2.0, SPLIT_GAP * (rows[-1] - rows[0] + 1))
+    drawn = np.flatnonzero(cols)
+    x1, y1, x2, y2 = blob.box
+    gaps = [(a, b + 1) for a, b in true_runs(~cols) if a > drawn[0] and b < drawn[-1] and b + 1 - a >= least]
+    out = []
+    for a, b in sorted(gaps, key=lambda g: g[0] - g[1]):   # columns [a, b) hold no letter
+        cut_l, cut_r = ((a + b) // 2, (a + b) // 2) if blob.filled else (a, b)
+        out.append(((x1, y1, x1 + cut_l, y2), (x1 + cut_r, y1, x2, y2)))
+    return out
