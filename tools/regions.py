@@ -31,7 +31,9 @@ Pipeline of :func:`read_regions`:
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
    is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
    corner where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read
-   stands); then the engine's text detector looks at a crop around each unlabeled box; a number is taken where a
+   stands); a letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read
+   with the label it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text
+   detector looks at a crop around each unlabeled box; a number is taken where a
    label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
    read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled
    box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close
