@@ -32,7 +32,9 @@ Pipeline of :func:`read_regions`:
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
    is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
    corner where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read
-   stands); then the engine's text detector looks at a crop around each unlabeled box; a number is taken where a
+   stands); a letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read
+   with the label it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text
+   detector looks at a crop around each unlabeled box; a number is taken where a
    label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
    read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled
    box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close
@@ -52,13 +54,14 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, occluders, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_geom import iou, match_limit, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_fill import filled_areas
 from tools.regions_lines import MIN_RUN, find_rectangles
 from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
-from tools.regions_places import corner_pieces, label_by_siblings, labels_as_boxes, odd_places, unglued
+from tools.regions_places import (corner_pieces, label_by_siblings, labels_as_boxes, letter_boxes, odd_places,
+                                  unglued)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import split_side_by_side
 from tools.regions_sides import refit_sides
@@ -214,6 +217,7 @@ def read_regions(
     contested = _unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
+    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
     regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
@@ -242,7 +246,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     strokes = np.where(near, strength, 0).astype(np.uint8)
     cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
-    limit = np.array([[max(12.0, 0.8 * (b.box[3] - b.box[1])) for b in blobs]] * len(rects)).reshape(cost.shape)
+    limit = np.array([[match_limit(b.box) for b in blobs]] * len(rects)).reshape(cost.shape)
     reads: dict[int, tuple[int, str, float, bool]] = {}
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
@@ -354,7 +358,7 @@ def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int
             blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
             costs = [placement_cost(blob.box, o.bbox, DET_THICK, (w, h)) for o in regions]
             own = costs[regions.index(reg)]
-            if own <= max(12.0, 0.8 * (d - b)) and own <= min(costs) and (best is None or own < best[0]):
+            if own <= match_limit(blob.box) and own <= min(costs) and (best is None or own < best[0]):
                 best = (own, rid, text.strip(), conf, blob.box)
         if best is None or (reg.id >= 0 and best[1] != reg.id and best[3] < DET_REPLACE):
             continue

@@ -86,6 +86,7 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
+MATCH_MIN, MATCH_SHARE = 12.0, 0.8   # see match_limit
 ABOVE, LEFT, INSIDE_TOP_LEFT = 0, 2, 3   # indices of those places in label_anchors
 
 
@@ -121,6 +122,12 @@ def placement_cost(label: Sequence[float], box: Sequence[float], thick: float, s
     """Distance (px) from a label's top-left corner (``label``: x1, y1, x2, y2) to the nearest usual label place of
     ``box`` (:func:`label_anchors`)."""
     return min(_anchor_distances(label, box, thick, size))
+
+
+def match_limit(label: Sequence[float]) -> float:
+    """Farthest (px) a label (x1, y1, x2, y2) is matched from a usual label place of a box (:func:`placement_cost`):
+    MATCH_MIN, or MATCH_SHARE of the label's height for a tall one."""
+    return max(MATCH_MIN, MATCH_SHARE * (label[3] - label[1]))
 
 
 def placement(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> int:

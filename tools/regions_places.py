@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_geom import ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, off_image, placement, within
-from tools.regions_labels import DIGIT_WIDTH
+from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, match_limit, off_image, placement,
+                                placement_cost, within)
+from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
 
@@ -46,6 +47,68 @@ def corner_pieces(regions: list[Region], tol: float) -> list[Region]:
     or outside). ``tol``: px, the outline thickness assumed."""
     return _hand_over(regions, lambda reg, i: _across_far_side(reg.label_box, reg.bbox),
                       lambda reg, host, j: _in_corner(reg.bbox, host.bbox, tol))
+
+
+def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, tol: float,
+                 sure: float) -> list[Region]:
+    """Regions with each box of a letter's size and shape (:func:`_letter_shaped`) that sits, with the label it
+    took if any, at a usual label place of exactly one larger unlabeled box (within the match limit,
+    :func:`tools.regions_geom.match_limit`) read as that box's label, where that label lies on the small box's
+    text line (:func:`_same_line`): a stroke "0" (a "7", a "1" and its foot)
+    closes a small upright rectangle, alone or with the box's outline, whose strokes were then erased as an
+    outline, so the label was lost or only its other letters were found. The letter and the label it took are read
+    off the picture together; a read at least ``sure`` whose id no other box holds (nor one the caller rules out,
+    ``allowed``) names the larger box, and the letter goes. ``tol``: px, the outline thickness assumed."""
+    size = (rgb.shape[1], rgb.shape[0])
+    jobs = []   # (letter, host, the letter and its label)
+    for reg in regions:
+        if not _letter_shaped(reg.bbox, tol):
+            continue
+        x1, y1, x2, y2 = reg.bbox
+        word = [x1 - tol / 2, y1 - tol / 2, x2 + tol / 2, y2 + tol / 2]
+        if reg.label_box is not None and not _same_line(reg.label_box, word):
+            continue   # a label above or below the box, or away from it: its own
+        if reg.label_box is not None:
+            word = [min(word[0], reg.label_box[0]), min(word[1], reg.label_box[1]), max(word[2], reg.label_box[2]),
+                    max(word[3], reg.label_box[3])]
+        word = [int(round(v)) for v in word]
+        hosts = [h for h in regions if h is not reg and h.id < 0 and _area(h.bbox) > _area(reg.bbox)
+                 and placement_cost(word, h.bbox, tol, size) <= match_limit(word)]
+        if len(hosts) == 1:
+            jobs.append((reg, hosts[0], word))
+    if not jobs:
+        return regions
+    taken = {r.id for r in regions if r.id >= 0}
+    dropped = set()
+    for (reg, host, word), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(tuple(j[2]), False)
+                                                                            for j in jobs])):
+        if (rid is None or conf < sure or (rid in taken and rid != reg.id) or host.id >= 0
+                or not (allowed is None or rid in allowed)):
+            continue
+        taken.discard(reg.id)
+        host.relabel(rid, text, conf, word)
+        taken.add(rid)
+        dropped.add(id(reg))
+    return [r for r in regions if id(r) not in dropped]
+
+
+def _same_line(label: Sequence[float], letter: Sequence[float]) -> bool:
+    """A label box on a letter's text line: over it, or beside it on its rows (most of the shorter one's height)
+    at most a word gap (WORD_JOIN x the label's height) away (boxes x1, y1, x2, y2 px)."""
+    rows = min(label[3], letter[3]) - max(label[1], letter[1])
+    gap = max(label[0] - letter[2], letter[0] - label[2])
+    return rows >= 0.5 * min(label[3] - label[1], letter[3] - letter[1]) and gap <= WORD_JOIN * (label[3] - label[1])
+
+
+def _letter_shaped(box: Sequence[float], tol: float) -> bool:
+    """A box (x1, y1, x2, y2 px, outline ``tol`` px) no taller than a label (LABEL_MAX_H) and no wider than
+    LETTER_ASPECT x its height."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return h + tol <= LABEL_MAX_H and w <= LETTER_ASPECT * h
+
+
+def _area(box: Sequence[float]) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _hand_over(regions: list[Region], piece: Callable[[Region, int], bool],
