@@ -43,7 +43,7 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
                   and min(box[2], other[2]) > max(box[0], other[0])) or \
                  (any(abs(box[i] - other[j]) <= tol for i in (0, 2) for j in (0, 2))
                   and min(box[3], other[3]) > max(box[1], other[1]))
-        return shares and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
+        return shares and not _crossed(box, other, tol) and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
 
     def inked(box: list[float], t: float) -> bool:   # drawn inside, off the outline's band
         if mask is None or filled is None:
@@ -53,6 +53,16 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         return inside.size == 0 or float(inside.mean()) >= LABEL_INK
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
+
+
+def _crossed(box: list[float], other: list[float], tol: float) -> bool:
+    """A side of ``other`` runs across ``box`` from edge to edge, more than ``tol`` px in from its sides: ``box``
+    straddles that box's outline, as a box crossing it does; a label is drawn beside its box's lines or inside
+    them, never across one."""
+    x1, y1, x2, y2 = box
+    return (any(x1 + tol < x < x2 - tol for x in (other[0], other[2])) and other[1] <= y1 + tol and other[3] >= y2 - tol
+            or any(y1 + tol < y < y2 - tol for y in (other[1], other[3])) and other[0] <= x1 + tol
+            and other[2] >= x2 - tol)
 
 
 def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
