@@ -209,7 +209,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
                      for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
-    return explain_away(dedupe(found), thin)
+    return explain_away(dedupe(found), thin, hidden)
 
 
 def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:

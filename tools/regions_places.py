@@ -44,8 +44,10 @@ def corner_pieces(regions: list[Region], tol: float) -> list[Region]:
     and whose label runs across its right or bottom side handed over to that box (:func:`_hand_over`): the letters
     of a label drawn in a box's corner close a rectangle there with the box's own top and left lines (a "1" with a
     foot), which took the label. A label across a box's side is not that box's (a renderer draws it inside, beside
-    or outside). ``tol``: px, the outline thickness assumed."""
-    return _hand_over(regions, lambda reg, i: _across_far_side(reg.label_box, reg.bbox),
+    or outside). Such a piece is no larger than its label with the box's lines and the label's padding around it
+    (3 ``tol``); a larger one is a box of its own. ``tol``: px, the outline thickness assumed."""
+    return _hand_over(regions, lambda reg, i: (_across_far_side(reg.label_box, reg.bbox)
+                                               and within(reg.bbox, reg.label_box, -3 * tol)),
                       lambda reg, host, j: _in_corner(reg.bbox, host.bbox, tol))
 
 

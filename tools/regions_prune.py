@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.regions_geom import inside_outline, placement_cost
+from tools.regions_geom import inside_outline, placement_cost, true_runs
 
 UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
 CORE = 3           # px, width of the outline band compared between boxes
@@ -21,6 +21,11 @@ LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
 # a label background is solid; stroke letters cover 12 % of a label's inside or more (median 33 %; tools.draw's four
 # fonts, both formats, ids 1-17, scales 0.55-1.1, lines 1-5 px); a box is empty there
 LABEL_INK = 0.05
+# px, longest undrawn run along a side of a drawn box: an outline is drawn whole (a later box or label hiding part of
+# it counts as drawn), so a longer gap is a side closed across something else (letters, a line ending short); JPEG
+# may wash a line's colour out over part of one 8 px block. Dev seeds 1/11/21/41/51: 4,449 -> 4,451 exact, 3 -> 8 px
+# gaps: 4,446 (real boxes on bright ground show 4-7 px gaps)
+SIDE_GAP = 8
 
 
 def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int], mask: np.ndarray | None = None,
@@ -38,7 +43,7 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
                   and min(box[2], other[2]) > max(box[0], other[0])) or \
                  (any(abs(box[i] - other[j]) <= tol for i in (0, 2) for j in (0, 2))
                   and min(box[3], other[3]) > max(box[1], other[1]))
-        return shares and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
+        return shares and not _crossed(box, other, tol) and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
 
     def inked(box: list[float], t: float) -> bool:   # drawn inside, off the outline's band
         if mask is None or filled is None:
@@ -48,6 +53,16 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         return inside.size == 0 or float(inside.mean()) >= LABEL_INK
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
+
+
+def _crossed(box: list[float], other: list[float], tol: float) -> bool:
+    """A side of ``other`` runs across ``box`` from edge to edge, more than ``tol`` px in from its sides: ``box``
+    straddles that box's outline, as a box crossing it does; a label is drawn beside its box's lines or inside
+    them, never across one."""
+    x1, y1, x2, y2 = box
+    return (any(x1 + tol < x < x2 - tol for x in (other[0], other[2])) and other[1] <= y1 + tol and other[3] >= y2 - tol
+            or any(y1 + tol < y < y2 - tol for y in (other[1], other[3])) and other[0] <= x1 + tol
+            and other[2] >= x2 - tol)
 
 
 def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
@@ -64,14 +79,16 @@ def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
     return np.unique(yy[ok] * w + xx[ok])
 
 
-def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> list[tuple[list[float], float]]:
+def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray,
+                 hidden: np.ndarray | None = None) -> list[tuple[list[float], float]]:
     """Drop rectangles that other rectangles explain: one at a time, the rectangle with the smallest share of its
     drawn outline (``mask``: outline pixels, filled labels left out) that lies on no other rectangle's outline,
     while that share is below UNIQUE_MIN.
 
     A sub-rectangle cut out of overlapping boxes, or a duplicate of a box off by a few px, is made of other boxes'
     lines; every real box has some outline of its own. Outlines are taken as a band of CORE px along the centre
-    line (anti-aliased edges would make two copies of one line look different).
+    line (anti-aliased edges would make two copies of one line look different). Of the explained ones, one with a
+    side not drawn whole (``hidden``: the colour's pixels with what may hide them, see :func:`_gapped`) goes first.
     """
     if len(rects) < 2:
         return rects
@@ -85,6 +102,7 @@ def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> li
     for idx in pix:
         count[idx] += 1
     corners = [_clean_corners(box, t, mask) for box, t in rects]
+    gapped = [hidden is not None and _gapped(box, hidden) for box, _ in rects]
     alive = list(range(len(rects)))
     while len(alive) > 1:
         unique = [float((count[pix[i]] == 1).mean()) if len(pix[i]) else 0.0 for i in alive]
@@ -93,10 +111,25 @@ def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray) -> li
             break
         # of the explained ones, the one with the fewest real corners goes first (a piece cut out of crossing boxes
         # has crossings for corners); ties: the more explained, then the less supported
-        k = min(weak, key=lambda j: (corners[alive[j]], unique[j], len(pix[alive[j]])))
+        k = min(weak, key=lambda j: (not gapped[alive[j]], corners[alive[j]], unique[j], len(pix[alive[j]])))
         count[pix[alive[k]]] -= 1
         del alive[k]
     return [rects[i] for i in alive]
+
+
+def _gapped(box: list[float], drawn: np.ndarray) -> bool:
+    """A side of ``box`` has an undrawn run of SIDE_GAP px or more along its centre line (a pixel counts as drawn
+    when ``drawn`` is set within 1 px across the line)."""
+    h, w = drawn.shape
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, x2, y1, y2 = max(0, x1), min(w - 1, x2), max(0, y1), min(h - 1, y2)
+    for y in (y1, y2):
+        if any(b - a + 1 >= SIDE_GAP for a, b in true_runs(~drawn[max(0, y - 1):y + 2, x1:x2 + 1].any(axis=0))):
+            return True
+    for x in (x1, x2):
+        if any(b - a + 1 >= SIDE_GAP for a, b in true_runs(~drawn[y1:y2 + 1, max(0, x - 1):x + 2].any(axis=1))):
+            return True
+    return False
 
 
 def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
