@@ -19,8 +19,8 @@ Pipeline of :func:`read_regions`:
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
-   settles the two reads); a label that runs into its box's right side is read past it
-   (:func:`tools.regions_labels.across_right_side`). Two labels drawn side by side that formed one blob are read
+   settles the two reads); a label that runs into its box's right side, or into another box's left side, is read
+   past it (:func:`tools.regions_labels.across_right_side`). Two labels drawn side by side that formed one blob are read
    apart (:func:`tools.regions_split.split_side_by_side`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
@@ -258,7 +258,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k] = alt
-    wide = [across_right_side(blobs[j], rects) for j in near_ids]
+    wide = [across_right_side(blobs[j], rects, blobs) for j in near_ids]
     widened = {k for k, j in enumerate(near_ids) if wide[k] != blobs[j]}
     twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, blobs[near_ids[k]], allowed)]
     again = [wide[k] for k in twice]

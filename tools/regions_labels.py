@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from tools.regions_geom import drawn_extent, enclosed, inside_outline, within
-from tools.regions_ocr import FILL_PAD, LabelBlob
+from tools.regions_ocr import FILL_PAD, LETTER_PAD, LabelBlob
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
@@ -202,20 +202,45 @@ def _text_coloured(rgb: np.ndarray) -> np.ndarray:
     return (hsv[..., 2] < 70) | ((hsv[..., 1] < 40) & (hsv[..., 2] > 200))
 
 
-def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]]) -> LabelBlob:
-    """A stroke label centred in a box that ends at (within a digit of) the box's right side goes on beyond it: a
-    label wider than its box is drawn across the side, and erasing the side took the letters under it. Such a blob
-    comes back widened past the side by one digit (DIGIT_WIDTH label heights), to be read off the picture; any other
-    blob as it is."""
+def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
+                      blobs: list[LabelBlob] = ()) -> LabelBlob:
+    """A stroke label that ends at (within a digit of) a vertical side crossing its rows goes on beyond it: a label
+    wider than its box is drawn across the box's right side, or a label is drawn across another box's left side, and
+    erasing the side took the letters under it. Such a blob comes back widened past the side by one digit
+    (DIGIT_WIDTH label heights), to be read off the picture; any other blob as it is. A label drawn outside a box's
+    left (its top at the box's top edge) ends at that side by convention and is not widened. A stroke blob of
+    ``blobs`` on the label's rows that starts within a word gap (WORD_JOIN heights) past the side is the rest of the
+    label (its first letter erased with the side): the widened blob takes it in whole."""
     x1, y1, x2, y2 = blob.box
     digit = DIGIT_WIDTH * (y2 - y1)
     if blob.filled:
         return blob
+    cy = (y1 + y2) / 2
     for (bx1, by1, bx2, by2), t in rects:
+        if not by1 < cy < by2:
+            continue
         side = bx2 + t / 2   # the side's outer edge
-        if bx1 < (x1 + x2) / 2 < bx2 and by1 < (y1 + y2) / 2 < by2 and side - t - OUTLINE_HALO - digit <= x2 <= side:
-            return LabelBlob((x1, y1, int(round(side + digit)), y2), False)
+        if bx1 < (x1 + x2) / 2 < bx2 and side - t - OUTLINE_HALO - digit <= x2 <= side:
+            return _past_side(blob, side, blobs)
+        side = bx1 + t / 2   # a left side's inner edge
+        if (x1 + x2) / 2 < bx1 and side - t - OUTLINE_HALO - digit <= x2 <= side \
+                and abs(y1 - (by1 - t / 2)) > t + 2 * LETTER_PAD:
+            return _past_side(blob, side, blobs)
     return blob
+
+
+def _past_side(blob: LabelBlob, side: float, blobs: list[LabelBlob]) -> LabelBlob:
+    """A stroke blob widened one digit past a side's edge (``side``, px), and to the end of any stroke blob on its
+    rows that starts within a word gap past the edge (see :func:`across_right_side`)."""
+    x1, y1, x2, y2 = blob.box
+    h = y2 - y1
+    end = side + DIGIT_WIDTH * h
+    for o in blobs:
+        ox1, oy1, ox2, oy2 = o.box
+        if (not o.filled and side <= ox1 <= side + WORD_JOIN * h and ox2 > end
+                and min(y2, oy2) - max(y1, oy1) >= 0.5 * min(h, oy2 - oy1)):
+            end = ox2
+    return LabelBlob((x1, y1, int(round(end)), y2), False)
 
 
 def _letter_island(blob: LabelBlob, blobs: list[LabelBlob]) -> bool:
