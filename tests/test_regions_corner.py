@@ -33,6 +33,19 @@ def test_a_label_drawn_across_its_boxs_corner_piece_names_the_box(shared_data):
     assert _read(_overlay(img, [(rid, b, style) for rid, b in layout], 63), 1, box)
 
 
+def test_a_box_whose_label_blob_took_in_its_lines_is_no_corner_piece(shared_data):
+    # box 10's label blob below it also took in its bottom line and box 13's top line, so it ran across box 10's
+    # bottom side; box 10 sat at the top-left corner of a false box around it and was handed over to it
+    # (dev seed 1, overlay 124)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_11.png")
+    style = _style((255, 255, 0), 3, "below", "{id}", 0.8666570618152135, "dejavu_sans", True, (0, 0, 0))
+    layout = [(13, [256.0, 245.0, 439.0, 297.0]), (19, [395.0, 285.0, 503.0, 380.0]), (12, [131.0, 7.0, 216.0, 41.0]),
+              (18, [478.0, 310.0, 545.0, 350.0]), (0, [66.0, 226.0, 121.0, 285.0]), (8, [103.0, 384.0, 272.0, 423.0]),
+              (10, [391.0, 118.0, 441.0, 251.0]), (14, [180.0, 148.0, 244.0, 249.0]), (1, [499.0, 412.0, 657.0, 488.0])]
+    drawn = _overlay(img, [(rid, b, style) for rid, b in layout], 64)
+    assert all(_read(drawn, rid, b) for rid, b in layout)
+
+
 def test_corner_pieces_hand_a_label_over_only_when_it_runs_across_the_piece():
     def regions(label_box):
         piece = Region(18, [100.0, 100.0, 114.0, 124.0], "18", 0.9, False, label_box)
@@ -46,3 +59,12 @@ def test_corner_pieces_hand_a_label_over_only_when_it_runs_across_the_piece():
     far = regions([102, 101, 138, 119])
     far[1].bbox = [90.0, 100.0, 200.0, 230.0]                            # not at the other box's corner
     assert [r.id for r in corner_pieces(far, 3.0)] == [18, -1]
+
+
+def test_a_piece_larger_than_its_label_with_lines_and_padding_keeps_the_label():
+    label = [102, 101, 138, 119]                                         # across the piece's right side
+    host = Region(-1, [100.0, 100.0, 200.0, 230.0], "", 0.0)
+    tall = Region(18, [100.0, 100.0, 130.0, 170.0], "18", 0.9, False, label)   # 51 px below the label's bottom
+    assert [(r.id, r.bbox) for r in corner_pieces([tall, host], 3.0)] == [(18, tall.bbox), (-1, host.bbox)]
+    short = Region(18, [100.0, 100.0, 130.0, 127.0], "18", 0.9, False, label)  # within 3 line widths of it
+    assert [(r.id, r.bbox) for r in corner_pieces([short, host], 3.0)] == [(18, host.bbox)]
