@@ -53,6 +53,8 @@ SOLID = 0.95      # share of a row that counts as fully drawn
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
+MIN_HOLE = 5       # px, the shortest letter hole counted in a filled label
+LEFT_SHIFT = 2      # px, text offset towards a label's right that marks a side merged on its left (a thin line)
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
 
@@ -226,7 +228,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     transposed), where labels go above and below boxes."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
-        xs = _cluster(xs + _label_edges(filled, thin, xs))   # a label edge on a found side merges into it
+        xs = _cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
     if len(xs) < 2:
         return []
     found: list[tuple[list[float], float]] = []
@@ -262,23 +264,42 @@ def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
     return [(thin, e) if wide is right else (e, thin) for e in edges]
 
 
-def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line]) -> list[Line]:
+def _label_edges(filled: np.ndarray, thin: np.ndarray, xs: list[Line], mask: np.ndarray) -> list[Line]:
     """Candidate left sides hidden under a label glued to the left of its box: the right edge of a filled label
     background from which a horizontal line (the box's top or bottom side) runs on to the right, as a line of the
-    colour's usual thickness."""
-    n, _, stats = components(filled)
+    colour's usual thickness; its left edge instead when the label is drawn inside the box against its left side
+    (:func:`_line_on_left`)."""
+    n, labels, stats = components(filled)
     if n <= 1:
         return []
     ys = line_pieces(thin, vertical=False)
     thick = float(np.median([ln.thick for ln in xs])) if xs else 3.0
     out = []
-    for x, y, w, h, _ in stats[1:n]:
+    for k, (x, y, w, h, _) in enumerate(stats[1:n], start=1):
         edge = x + w - 1
-        starts = any(y <= ln.pos <= y + h - 1 and any(abs(a - edge) <= ln.thick + 3 for a, _ in ln.spans)
-                     for ln in ys)
+        starts = [ln.pos for ln in ys if y <= ln.pos <= y + h - 1
+                  and any(abs(a - edge) <= ln.thick + 3 for a, _ in ln.spans)]
         if h >= MIN_RUN and starts:
-            out.append(Line(float(edge) - (thick - 1) / 2, thick, [(float(y), float(y + h - 1))]))
+            own = labels[y:y + h, x:x + w] == k
+            spans_box = min(starts) <= y + thick and max(starts) >= y + h - 1 - thick   # top and bottom run on
+            inside = spans_box and _line_on_left(own & mask[y:y + h, x:x + w], own & ~mask[y:y + h, x:x + w])
+            pos = float(x) + (thick - 1) / 2 if inside else float(edge) - (thick - 1) / 2
+            out.append(Line(pos, thick, [(float(y), float(y + h - 1))]))
     return out
+
+
+def _line_on_left(drawn: np.ndarray, holes: np.ndarray) -> bool:
+    """A filled label inside its box's top-left corner, as tall as the box, merged with the box's left side: the
+    blob's left edge is straight and its text sits a line width further from it than from the right edge (a
+    renderer pads text evenly). ``drawn``, ``holes``: the blob's pixels drawn / not drawn in the mask (its box);
+    letters are holes enclosed and >= MIN_HOLE px tall (not a gap to a line, not JPEG bites at the edge)."""
+    hh, ww = holes.shape
+    if drawn[:, :2].any(axis=1).mean() < SIDE_COVER:
+        return False   # a letter merged with a line, not a label's straight edge
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+    keep = [(x, x + w - 1) for x, y, w, h, _ in stats[1:n] if x > 0 and y > 0 and x + w < ww and y + h < hh
+            and h >= MIN_HOLE]
+    return bool(keep) and min(a for a, _ in keep) - (ww - 1 - max(b for _, b in keep)) >= LEFT_SHIFT
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
