@@ -248,7 +248,7 @@ def test_a_contested_id_goes_back_to_its_box_once_the_others_are_read_as_other_i
     contests = _unique_ids(blank, [one, eleven])
     assert [one.id, eleven.id] == [-1, -1]
     assert [r.id for r in _restore_contested([one, eleven], contests)] == [-1, -1]
-    eleven.id, eleven.label_text = 11, "11"   # what _label_by_detection does when it reads the label
+    eleven.id, eleven.label_text = 11, "11"   # what label_by_detection does when it reads the label
     restored = _restore_contested([one, eleven], contests)
     assert [(r.id, r.label_text, r.confirmed) for r in restored] == [(1, "1", False), (11, "11", False)]
 

@@ -10,7 +10,8 @@ from agent.config import MissingWeightsError
 from tools.common import ToolError, load_image
 from tools.common import jpeg_roundtrip as jpeg
 from tools.draw import RegionStyle, draw_regions, hidden_outline_share, label_box, legible_layout
-from tools.regions import Region, _label_by_detection, read_regions
+from tools.regions import Region, read_regions
+from tools.regions_detect import label_by_detection
 from tools.regions_lines import iou
 from tools.regions_ocr import DIGITS, LINE_WHITELIST, LabelBlob, Ocr, _keep, ocr_image, read_label
 
@@ -101,11 +102,11 @@ def test_unread_labels_are_taken_from_the_detector_only_where_a_label_of_that_bo
                         label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
     box, other = [120.0, 160.0, 260.0, 280.0], [300.0, 40.0, 380.0, 120.0]
     drawn = draw_regions(forest_rgb, [(12, box)], [style])
-    found = _label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(-1, other, "", 0.0)], None)
+    found = label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(-1, other, "", 0.0)], None, 3.0)
     assert [r.id for r in found] == [12, -1], found
-    taken = _label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(12, other, "12", 0.9)], None)
+    taken = label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(12, other, "12", 0.9)], None, 3.0)
     assert taken[0].id == -1, taken        # the id belongs to another region already
-    assert _label_by_detection(drawn, [Region(-1, box, "", 0.0)], {3, 4})[0].id == -1   # not an expected id
+    assert label_by_detection(drawn, [Region(-1, box, "", 0.0)], {3, 4}, 3.0)[0].id == -1   # not an expected id
 
 
 def test_an_unsure_read_is_replaced_by_a_sure_detection_and_an_equal_one_confirms_it(forest_rgb):
@@ -113,11 +114,11 @@ def test_an_unsure_read_is_replaced_by_a_sure_detection_and_an_equal_one_confirm
                         label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
     box = [120.0, 160.0, 260.0, 280.0]
     drawn = draw_regions(forest_rgb, [(12, box)], [style])
-    wrong = _label_by_detection(drawn, [Region(7, box, "7", 0.5)], None)[0]
+    wrong = label_by_detection(drawn, [Region(7, box, "7", 0.5)], None, 3.0)[0]
     assert wrong.id == 12 and wrong.confidence >= 0.9, wrong
-    right = _label_by_detection(drawn, [Region(12, box, "12", 0.5)], None)[0]
+    right = label_by_detection(drawn, [Region(12, box, "12", 0.5)], None, 3.0)[0]
     assert right.id == 12 and right.confidence >= 0.9, right
-    sure = _label_by_detection(drawn, [Region(7, box, "7", 0.95)], None)[0]
+    sure = label_by_detection(drawn, [Region(7, box, "7", 0.95)], None, 3.0)[0]
     assert sure.id == 7 and sure.confidence == 0.95    # a sure read is not looked at again
 
 

@@ -35,7 +35,7 @@ Pipeline of :func:`read_regions`:
    stands); a letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read
    with the label it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text
    detector looks at a crop around each unlabeled box; a number is taken where a
-   label of that box goes (:func:`_label_by_detection`). An id that no box kept goes back to the one box that
+   label of that box goes (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that
    read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled
    box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close
    with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
@@ -44,7 +44,6 @@ Pipeline of :func:`read_regions`:
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -56,9 +55,10 @@ from scipy.optimize import linear_sum_assignment
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, match_limit, occluders, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
+from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
 from tools.regions_lines import MIN_RUN, find_rectangles
-from tools.regions_ocr import (OCR, LabelBlob, Read, final_one_added, read_labels, read_pictures,
+from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, label_by_siblings, labels_as_boxes, letter_boxes, odd_places,
                                   unglued)
@@ -80,9 +80,7 @@ SURE_READ = 0.85              # OCR confidence above which the other polarity of
 # the same recovered count at 0.99 as with every label read twice; filled labels are always read twice (the holes
 # of a bold "0" read as a sure "1")
 SURE_STROKE = 0.99
-DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
-DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
 # sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
 SIBLING_SURE = 0.3
@@ -95,7 +93,6 @@ UNSURE_READ = 0.9
 # to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
 PLACE_PENALTY = 0.5
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
-_LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
 
 @dataclasses.dataclass
@@ -218,7 +215,7 @@ def read_regions(
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
-    regions = _restore_contested(_label_by_detection(rgb, regions, allowed), contested)
+    regions = _restore_contested(label_by_detection(rgb, regions, allowed, DET_THICK), contested)
     regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -337,38 +334,6 @@ def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarr
                 rid, text, conf, both = reads[cols[c]]
                 out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box])
     return out
-
-
-def _label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
-    """Labels the mask pipeline could not read, or read unsurely (confidence below DET_RECHECK), from the OCR
-    engine's text detector run on a crop around the box: a number is taken when its text line sits where a label
-    of this box goes, closer to this box's label places than to any other box's, and no other region has its id.
-    An unsure read is replaced only by a sure detection (DET_REPLACE), and confirmed by an equal one."""
-    taken = {r.id for r in regions if r.id >= 0}
-    h, w = rgb.shape[:2]
-    for reg in (r for r in regions if r.id < 0 or r.confidence < DET_RECHECK):
-        x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
-        cx1, cy1, cx2, cy2 = max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD)
-        best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
-        for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
-            m = _LABEL_TEXT.fullmatch(text.strip())
-            rid = int(m.group(1)) if m else -1
-            if rid < 0 or (rid in taken and rid != reg.id) or (allowed is not None and rid not in allowed):
-                continue
-            blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
-            costs = [placement_cost(blob.box, o.bbox, DET_THICK, (w, h)) for o in regions]
-            own = costs[regions.index(reg)]
-            if own <= match_limit(blob.box) and own <= min(costs) and (best is None or own < best[0]):
-                best = (own, rid, text.strip(), conf, blob.box)
-        if best is None or (reg.id >= 0 and best[1] != reg.id and best[3] < DET_REPLACE):
-            continue
-        if best[1] == reg.id:
-            reg.confidence = round(max(reg.confidence, best[3]), 3)
-            continue
-        taken.discard(reg.id)
-        reg.relabel(best[1], best[2], best[3], best[4])
-        taken.add(best[1])
-    return regions
 
 
 def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:

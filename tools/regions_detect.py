@@ -1,0 +1,53 @@
+"""Labels that the mask pipeline of :mod:`tools.regions` could not read, or read unsurely, looked for by the OCR
+engine's text detector around their boxes."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tools.regions_geom import match_limit, placement_cost
+from tools.regions_ocr import OCR, LabelBlob
+
+if TYPE_CHECKING:
+    from tools.regions import Region
+
+DET_PAD = 50                 # px around an unlabeled box searched by the text detector
+DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
+_LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
+
+
+def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None,
+                       thick: float) -> list[Region]:
+    """Labels the mask pipeline could not read, or read unsurely (confidence below DET_RECHECK), from the OCR
+    engine's text detector run on a crop around the box: a number is taken when its text line sits where a label
+    of this box goes, closer to this box's label places than to any other box's, and no other region has its id.
+    An unsure read is replaced only by a sure detection (DET_REPLACE), and confirmed by an equal one. ``thick``: px,
+    the outline width assumed when placing a detected label."""
+    taken = {r.id for r in regions if r.id >= 0}
+    h, w = rgb.shape[:2]
+    for reg in (r for r in regions if r.id < 0 or r.confidence < DET_RECHECK):
+        x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
+        cx1, cy1, cx2, cy2 = max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD)
+        best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
+        for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
+            m = _LABEL_TEXT.fullmatch(text.strip())
+            rid = int(m.group(1)) if m else -1
+            if rid < 0 or (rid in taken and rid != reg.id) or (allowed is not None and rid not in allowed):
+                continue
+            blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
+            costs = [placement_cost(blob.box, o.bbox, thick, (w, h)) for o in regions]
+            own = costs[regions.index(reg)]
+            if own <= match_limit(blob.box) and own <= min(costs) and (best is None or own < best[0]):
+                best = (own, rid, text.strip(), conf, blob.box)
+        if best is None or (reg.id >= 0 and best[1] != reg.id and best[3] < DET_REPLACE):
+            continue
+        if best[1] == reg.id:
+            reg.confidence = round(max(reg.confidence, best[3]), 3)
+            continue
+        taken.discard(reg.id)
+        reg.relabel(best[1], best[2], best[3], best[4])
+        taken.add(best[1])
+    return regions
