@@ -143,6 +143,18 @@ def test_a_box_narrower_than_the_label_background_above_it_ends_at_the_label(sha
     assert [r.id for r in found] == [7] and iou(found[0].bbox, box) >= 0.9
 
 
+def test_a_filled_label_left_of_a_box_as_tall_as_it_does_not_widen_the_box(shared_data):
+    """"6" filled, left of a 25 px tall box and glued to its left side, sticks out only ~3 px: its text sits a line
+    width nearer its left edge, so the box does not reach out to the label's left edge (seed 11 overlay 40)."""
+    boxes = [[233.0, 268.0, 320.0, 351.0], [266.0, 43.0, 335.0, 68.0], [261.0, 163.0, 336.0, 255.0],
+             [242.0, 81.0, 326.0, 198.0]]
+    style = RegionStyle(color=(0, 200, 100), line_width=3, label_format="{id}", label_position="outside_left",
+                        font_scale=0.801161540977684, label_background=True, label_color=(255, 255, 255),
+                        font="hershey_simplex")
+    found = _read_drawn(shared_data / "deepforest_neon" / "SOAP_061.png", list(zip([5, 6, 11, 18], boxes)), style, 85)
+    assert any(r.id == 6 and iou(r.bbox, boxes[1]) >= 0.9 for r in found)
+
+
 def test_a_stroke_label_inside_a_narrower_box_leaves_its_top_side_alone(shared_data):
     """"Region N" in bold strokes inside the top-left corner, wider than the box: the top side is the box's."""
     boxes = [[232.0, 90.0, 314.0, 134.0], [248.0, 202.0, 337.0, 261.0], [107.0, 354.0, 190.0, 404.0]]
