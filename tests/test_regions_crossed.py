@@ -27,3 +27,15 @@ def test_a_leading_one_or_a_digit_after_the_first_counts_as_added():
     assert digit_added((7, "7", 0.9), (17, "17", 0.9))          # a narrow leading "1" both mask readers drop
     assert not digit_added((18, "18", 0.9), (918, "918", 0.9))     # in front: a neighbour's digit, or a line
     assert not digit_added((2, "2", 0.9), (35, "35", 0.9)) and not digit_added((2, "2", 0.9), (200, "200", 0.9))
+
+
+def test_ones_whose_flags_the_next_boxs_top_side_hides_are_kept(shared_data):
+    # box 16's top side runs through the flags of "11" above box 11: erased with it, the "1"s were lone bars
+    # (dropped as outline pieces) until the flags drawn past the side were bridged (tools.regions_labels)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_4.png")
+    style = _style((0, 200, 100), 2, "above", "{id}", 0.5706848838290642, "hershey_simplex", False)
+    layout = [(16, [214.0, 285.0, 406.0, 346.0]), (11, [371.0, 303.0, 449.0, 379.0]),
+              (20, [442.0, 110.0, 621.0, 203.0]), (6, [44.0, 285.0, 176.0, 401.0]),
+              (12, [438.0, 269.0, 602.0, 363.0])]
+    drawn = _overlay(img, [(rid, b, style) for rid, b in layout], 67)
+    assert _read(drawn, 11, [371.0, 303.0, 449.0, 379.0])

@@ -98,9 +98,10 @@ def _bridges(rest: np.ndarray, mask: np.ndarray, rects: list[tuple[list[float], 
     """Outline pixels (uint8 0/1) under letters that a horizontal side crosses: drawn pixels of the side with
     letter strokes right above and below it (a morphological closing across it). Erasing the side cut those
     strokes in two. The sides are taken BRIDGE_MARGIN px wider on each edge than they are erased, so that the halo
-    an erased outline leaves is no letter. Not done across vertical sides: a label glued beside one then gains a
-    bar (dev overlays: "9" read "90", "10" read "101")."""
-    sides = np.zeros_like(rest)
+    an erased outline leaves is no letter; a letter ending under a side is bridged by :func:`_letter_ends`. Not
+    done across vertical sides: a label glued beside one then gains a bar (dev overlays: "9" read "90", "10" read
+    "101")."""
+    sides, ends = np.zeros_like(rest), np.zeros_like(rest)
     reach = 1
     for box, thick in rects:
         x1, y1, x2, y2 = (int(round(v)) for v in box)
@@ -108,8 +109,35 @@ def _bridges(rest: np.ndarray, mask: np.ndarray, rects: list[tuple[list[float], 
         reach = max(reach, t + 2)
         for y in (y1, y2):
             cv2.line(sides, (x1, y), (x2, y), 1, t)
+            _letter_ends(ends, rest, mask, (max(0, x1), y - t // 2, x2 + 1, y - t // 2 + t))
     closed = cv2.morphologyEx(rest & (1 - sides), cv2.MORPH_CLOSE, np.ones((reach, 1), np.uint8))
-    return closed & sides & mask.astype(np.uint8)
+    return (closed & sides | ends) & mask.astype(np.uint8)
+
+
+def _letter_ends(out: np.ndarray, rest: np.ndarray, mask: np.ndarray, band: tuple[int, int, int, int]) -> None:
+    """A letter that ends under a horizontal side (the flag of a "1" the side runs through): strokes go on from
+    one side of the band (x1, y1, x2, y2) while the other side's margin, beyond the rows the line itself covers
+    (drawn along most of it), is drawn from the line out to the band's edge in the same columns; the line alone
+    leaves at most a JPEG halo there. Those columns of the band are drawn into ``out`` (a bridge)."""
+    x1, y1, x2, y2 = band
+    if y1 < 1 or y2 >= mask.shape[0] or x2 - x1 < 3:
+        return
+    sub = mask[y1:y2, x1:x2]
+    core = np.flatnonzero(sub.mean(axis=1) >= 0.5)
+    if len(core) == 0:
+        return
+    row = np.ones((1, 3), np.uint8)
+    for near, far, out_row in ((y2, slice(0, core[0]), y1 - 1), (y1 - 1, slice(core[-1] + 1, y2 - y1), y2)):
+        if far.start >= far.stop:
+            continue
+        # a piece drawn on past the band anywhere (a vertical outline, a box's corner, a shape in the picture)
+        # ends no letter: runs of the band's outer row touching it are left out whole
+        edge = sub[far.start if out_row < y1 else far.stop - 1]
+        beyond = cv2.dilate(mask[out_row, x1:x2][None].astype(np.uint8), row)[0] > 0
+        run = np.cumsum(np.diff(np.concatenate(([0], edge.astype(np.int8)))) == 1)
+        free = edge & ~np.isin(run, run[edge & beyond])
+        ends = sub[far].all(axis=0) & free & (cv2.dilate(rest[near, x1:x2][None], row)[0] > 0)
+        out[y1:y2, x1:x2][:, ends] = 1
 
 
 def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], outlines: np.ndarray) -> None:
