@@ -212,3 +212,20 @@ def occluders(masks: list[np.ndarray], filled: list[np.ndarray]) -> list[np.ndar
         others = cv2.morphologyEx((drawn > cover).astype(np.uint8), cv2.MORPH_CLOSE, OCCLUDER_CLOSE) > 0
         out.append((others | label) & ~mask)
     return out
+
+
+MIN_HOLE = 5   # px, the shortest letter hole counted in a filled label (shorter: a gap to a line, a JPEG bite)
+
+
+def text_shift(holes: np.ndarray) -> int | None:
+    """How much further (px) a filled label's letters sit from its left edge than from its right one (negative:
+    nearer the left); ``holes``: bool, the label box's pixels not drawn in the overlay mask, of which the letters
+    are those enclosed and >= MIN_HOLE px tall. None when there are none. A renderer pads text evenly, so a shift
+    is a line glued to one side."""
+    hh, ww = holes.shape
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+    keep = [(x, x + w - 1) for x, y, w, h, _ in stats[1:n] if x > 0 and y > 0 and x + w < ww and y + h < hh
+            and h >= MIN_HOLE]
+    if not keep:
+        return None
+    return min(a for a, _ in keep) - (ww - 1 - max(b for _, b in keep))

@@ -44,7 +44,8 @@ import numpy as np
 from tools.regions_fill import filled_areas
 from tools.regions_frames import FRAMED, frame_around, framed_boxes
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
-    MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, true_runs)
+    MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, text_shift,
+    true_runs)
 from tools.regions_prune import DUP_TOL, dedupe, drop_glued_labels, drop_label_splits, explain_away
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
@@ -53,7 +54,6 @@ SOLID = 0.95      # share of a row that counts as fully drawn
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
 INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
-MIN_HOLE = 5       # px, the shortest letter hole counted in a filled label
 LEFT_SHIFT = 2      # px, text offset towards a label's right that marks a side merged on its left (a thin line)
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
 
@@ -292,14 +292,11 @@ def _line_on_left(drawn: np.ndarray, holes: np.ndarray) -> bool:
     """A filled label inside its box's top-left corner, as tall as the box, merged with the box's left side: the
     blob's left edge is straight and its text sits a line width further from it than from the right edge (a
     renderer pads text evenly). ``drawn``, ``holes``: the blob's pixels drawn / not drawn in the mask (its box);
-    letters are holes enclosed and >= MIN_HOLE px tall (not a gap to a line, not JPEG bites at the edge)."""
-    hh, ww = holes.shape
+    letters: :func:`tools.regions_geom.text_shift`."""
     if drawn[:, :2].any(axis=1).mean() < SIDE_COVER:
         return False   # a letter merged with a line, not a label's straight edge
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
-    keep = [(x, x + w - 1) for x, y, w, h, _ in stats[1:n] if x > 0 and y > 0 and x + w < ww and y + h < hh
-            and h >= MIN_HOLE]
-    return bool(keep) and min(a for a, _ in keep) - (ww - 1 - max(b for _, b in keep)) >= LEFT_SHIFT
+    shift = text_shift(holes)
+    return shift is not None and shift >= LEFT_SHIFT
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,

@@ -7,13 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, LEFT, label_anchors, match_limit, off_image, placement,
-                                placement_cost, within)
+                                placement_cost, text_shift, within)
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
-from tools.regions_lines import MIN_HOLE
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
 
@@ -166,7 +164,7 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
     else:
         return list(box)
     solid = past.size > 0 and float(past.mean()) >= SOLID_SHARE
-    return fitted if solid and placement(label, fitted, thick, size) == want else list(box)
+    return _fitted_if(label, fitted, want, thick, size, box) if solid else list(box)
 
 
 def _spans(a1: float, a2: float, b1: float, b2: float, thick: float, out: bool = True) -> bool:
@@ -182,16 +180,12 @@ def _fitted_if(label: Sequence[float], fitted: list[float], want: int, thick: fl
 
 def _text_off_right(mask: np.ndarray, label: Sequence[float], thick: float) -> bool:
     """A filled label left of its box, about as tall as it, glued to the box's left side (so it sticks out too
-    little for :func:`_spans`): its letters (holes enclosed in the blob, >= MIN_HOLE px tall) sit at least half a
+    little for :func:`_spans`): its letters (:func:`tools.regions_geom.text_shift`) sit at least half a
     line width further from the blob's right edge than from its left one, as the side adds a line width on the
     right of a label a renderer pads evenly. A found left side at the label's left edge is then the label's."""
     lx1, ly1, lx2, ly2 = (int(v) for v in label)
-    holes = ~mask[ly1:ly2, lx1:lx2]
-    hh, ww = holes.shape
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
-    keep = [(x, x + w - 1) for x, y, w, h, _ in stats[1:n] if x > 0 and y > 0 and x + w < ww and y + h < hh
-            and h >= MIN_HOLE]
-    return bool(keep) and (ww - 1 - max(b for _, b in keep)) - min(a for a, _ in keep) >= thick / 2
+    shift = text_shift(~mask[ly1:ly2, lx1:lx2])
+    return shift is not None and -shift >= thick / 2
 
 
 def _past(band: np.ndarray, a1: int, a2: int, b1: float, b2: float, thick: float) -> np.ndarray:
