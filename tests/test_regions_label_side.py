@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.test_regions_hidden import BLACK, _overlay, _read, _style
+from tests.test_regions_hidden import BLACK, _missed, _style
 from tools.common import load_image
 from tools.regions_lines import _line_on_left
 
@@ -18,8 +18,7 @@ def test_a_label_as_tall_as_its_box_inside_its_top_left_corner(shared_data):
     style = _style((255, 255, 0), 3, "inside_top_left", "{id}", 0.9329423255079288, "hershey_simplex", True, BLACK)
     layout = [(13, [302.0, 220.0, 453.0, 300.0]), (4, [178.0, 51.0, 360.0, 95.0]), (18, [20.0, 305.0, 181.0, 353.0]),
               (3, [112.0, 121.0, 216.0, 160.0])]
-    drawn = _overlay(img, [(rid, b, style) for rid, b in layout], 95)
-    assert all(_read(drawn, rid, b) for rid, b in layout)
+    assert _missed(img, style, layout, 95) == []
 
 
 def test_line_on_left_needs_a_straight_left_edge_and_text_shifted_right():

@@ -10,6 +10,7 @@ import numpy as np
 
 from tools.regions_geom import match_limit, placement_cost
 from tools.regions_ocr import OCR, LabelBlob
+from tools.regions_places import free_id, take_read
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -34,8 +35,8 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
         best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
         for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
             m = _LABEL_TEXT.fullmatch(text.strip())
-            rid = int(m.group(1)) if m else -1
-            if rid < 0 or (rid in taken and rid != reg.id) or (allowed is not None and rid not in allowed):
+            rid = int(m.group(1)) if m else None
+            if not free_id(rid, reg.id, taken, allowed):
                 continue
             blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
             costs = [placement_cost(blob.box, o.bbox, thick, (w, h)) for o in regions]
@@ -47,7 +48,5 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
         if best[1] == reg.id:
             reg.confidence = round(max(reg.confidence, best[3]), 3)
             continue
-        taken.discard(reg.id)
-        reg.relabel(best[1], best[2], best[3], best[4])
-        taken.add(best[1])
+        take_read(reg, best[1:4], best[4], taken)
     return regions

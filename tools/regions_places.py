@@ -84,10 +84,10 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
     dropped = set()
     for (reg, host, word), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(tuple(j[2]), False)
                                                                             for j in jobs])):
-        if conf < sure or host.id >= 0 or not _free(rid, reg.id, taken, allowed):
+        if conf < sure or host.id >= 0 or not free_id(rid, reg.id, taken, allowed):
             continue
         taken.discard(reg.id)
-        _take(host, (rid, text, conf), word, taken)
+        take_read(host, (rid, text, conf), word, taken)
         dropped.add(id(reg))
     return [r for r in regions if id(r) not in dropped]
 
@@ -277,21 +277,21 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
         changed = False
         for (reg, box), (rid, text, conf) in ranked:
             need = ODD_SURE if id(reg) in odd and rid != reg.id else max(sure, reg.confidence)
-            if id(reg) in done or conf < need or not _free(rid, reg.id, taken, allowed):
+            if id(reg) in done or conf < need or not free_id(rid, reg.id, taken, allowed):
                 continue
-            _take(reg, (rid, text, conf), box, taken)
+            take_read(reg, (rid, text, conf), box, taken)
             done.add(id(reg))
             changed = True
         if not changed:
             return regions
 
 
-def _free(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:
-    """A read id a box (now ``own``) may take: one the caller allows and no other box holds (``taken``)."""
+def free_id(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:
+    """A read id a box (now ``own``) may take in the passes after the first read of each colour: one the caller allows and no other box holds (``taken``)."""
     return rid is not None and (rid not in taken or rid == own) and (allowed is None or rid in allowed)
 
 
-def _take(reg: Region, read: tuple[int, str, float], box: Sequence[float], taken: set[int]) -> None:
+def take_read(reg: Region, read: tuple[int, str, float], box: Sequence[float], taken: set[int]) -> None:
     """``reg`` relabelled with ``read`` (id, text, confidence) read at ``box``; ``taken``, the ids held, follows."""
     taken.discard(reg.id)
     reg.relabel(*read, box)

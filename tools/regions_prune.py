@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.regions_geom import inside_outline, placement_cost, true_runs
+from tools.regions_geom import inside_outline, match_limit, placement_cost, true_runs
 
 UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
 CORE = 3           # px, width of the outline band compared between boxes
@@ -43,7 +43,7 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
                   and min(box[2], other[2]) > max(box[0], other[0])) or \
                  (any(abs(box[i] - other[j]) <= tol for i in (0, 2) for j in (0, 2))
                   and min(box[3], other[3]) > max(box[1], other[1]))
-        return shares and not _crossed(box, other, tol) and placement_cost(box, other, t, size) <= max(12.0, 0.8 * h)
+        return shares and not _crossed(box, other, tol) and placement_cost(box, other, t, size) <= match_limit(box)
 
     def inked(box: list[float], t: float) -> bool:   # drawn inside, off the outline's band
         if mask is None or filled is None:
