@@ -147,3 +147,35 @@ def test_training_samples_are_label_crops_with_the_drawn_ids():
     assert samples and all(crop.shape == (HEIGHT, WIDTH, 3) and crop.dtype == np.uint8 for crop, _ in samples)
     assert all(text == "" or (text.isdigit() and int(text) < 1000) for _, text in samples)
     assert any(text == "" for _, text in samples) and any(text for _, text in samples)
+
+
+def test_training_starts_from_an_onnx_export_and_computes_what_it_does(tmp_path):
+    """Fine-tuning from the shipped weights: the export's folded batch norms are loaded back into the training
+    architecture, which then gives the export's logits, in eval mode and in training mode with the norms frozen."""
+    torch = pytest.importorskip("torch")
+    import onnxruntime as ort
+
+    from tools.label_reader_train import build_model, export_onnx, freeze_norms, load_onnx
+
+    source = build_model()
+    torch.manual_seed(0)
+    for m in source.modules():   # norms with statistics of their own, as after training
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.2, 0.2)
+    path = tmp_path / "reader.onnx"
+    export_onnx(source, path)
+    x = np.random.default_rng(0).random((3, 3, HEIGHT, WIDTH)).astype(np.float32)
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"image": x})[0]
+    model = build_model()
+    load_onnx(model, path)
+    model.train()
+    freeze_norms(model)
+    with torch.no_grad():
+        got = model(torch.from_numpy(x)).numpy()
+    assert np.abs(got - want).max() < 1e-4
+    model.train()   # norms on batch statistics: another function, which is why they stay frozen
+    with torch.no_grad():
+        assert np.abs(model(torch.from_numpy(x)).numpy() - want).max() > 1e-3

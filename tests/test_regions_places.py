@@ -226,3 +226,27 @@ def test_a_label_inside_another_box_goes_to_the_box_it_sits_above(shared_data):
                         font_scale=0.99, label_background=False, label_color=(0, 255, 255), font="hershey_simplex")
     found = _read_drawn(shared_data / "hit_uav_thermal" / "images" / "0_130_30_0_05549.jpg", regions, style, 76)
     assert any(r.id == 5 and iou(r.bbox, regions[4][1]) >= 0.9 for r in found), found
+
+
+def test_a_label_left_of_its_box_is_read_in_a_window_its_width(shared_data):
+    # a one-digit "8" left of its box, whose siblings read "11" and "14": the window sized for three digits
+    # reaches past the label onto box 14's bottom line and reads no number; the narrower windows, ending at the
+    # box as the label does, read it (dev draw of the overlay benchmark, seed 71)
+    from tests.test_regions_hidden import _missed, _style
+
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_4.png")
+    style = _style((255, 0, 0), 5, "outside_left", "{id}", 0.5737, "dejavu_sans_bold", True)
+    layout = [(14, [79.0, 81.0, 235.0, 132.0]), (11, [355.0, 275.0, 423.0, 361.0]), (8, [201.0, 122.0, 372.0, 258.0])]
+    assert _missed(img, style, layout, 70) == []
+
+
+def test_the_widest_window_that_reads_a_number_stands():
+    from tools.regions_places import _widest_read
+
+    a, b = Region(-1, [100, 0, 200, 50]), Region(-1, [300, 0, 400, 50])
+    jobs = [(a, (40, 0, 98, 20)), (a, (60, 0, 98, 20)), (a, (80, 0, 98, 20)), (b, (240, 0, 298, 20)),
+            (b, (260, 0, 298, 20))]
+    reads = [(None, "", 0.9), (8, "8", 0.95), (3, "3", 0.99), (12, "12", 0.8), (2, "2", 0.99)]
+    # a: the widest window reads nothing, the next one "8": the narrowest read goes; b: the widest read stands
+    assert _widest_read(jobs, reads) == [(None, "", 0.0), (8, "8", 0.95), (None, "", 0.0), (12, "12", 0.8),
+                                         (None, "", 0.0)]
