@@ -11,7 +11,7 @@ import pytest
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 from tools.regions import colour_layers, iou, read_regions
-from tools.regions_sides import refit_sides
+from tools.regions_sides import label_side, refit_sides
 
 
 def _style(line_width: int, position: str = "below") -> RegionStyle:
@@ -81,3 +81,31 @@ def test_a_box_crossed_by_its_neighbours_side_is_read_whole(shared_data):
     found = read_regions(_drawn(shared_data, boxes, _style(3)))
     for rid, box in enumerate(boxes, start=1):
         assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found), (rid, found)
+
+
+def test_a_left_side_found_on_another_boxs_line_moves_out_to_where_its_label_begins(shared_data):
+    """Box 2's left side found on box 1's right side, which crosses it: the label below box 2 begins at its own
+    left side, which its top and bottom lines reach, so the side moves out there; box 1, whose label begins at its
+    side, stays; no side moves in (a label's first letters may be lost on a line crossing them)."""
+    boxes = [[40.0, 100.0, 160.0, 260.0], [120.0, 150.0, 300.0, 220.0]]
+    drawn = _drawn(shared_data, boxes, _style(3))
+    mask = _mask(drawn)
+    below = 1   # label_anchors' index of the place below a box
+    label = [121, 222, 140, 240]   # box 2's label's letters, as found: from its left side on
+    assert _close(label_side([160.0, 150.0, 300.0, 220.0], label, 3.0, below, mask), boxes[1])
+    assert label_side(boxes[0], [41, 262, 60, 280], 3.0, below, mask) == boxes[0]
+    inward = label_side([100.0, 150.0, 300.0, 220.0], label, 3.0, below, mask)
+    assert inward == [100.0, 150.0, 300.0, 220.0]
+
+
+def test_a_box_read_on_its_neighbours_side_takes_its_own_from_its_label(shared_data):
+    # dev draw of the overlay benchmark (seed 61): box 10's left side was found on box 2's right side
+    from tests.test_regions_hidden import _missed
+    from tests.test_regions_hidden import _style as style_of
+
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_6.png")
+    style = style_of((255, 0, 0), 4, "below", "{id}", 0.9004, "dejavu_sans_bold", False)
+    layout = [(1, [344.0, 380.0, 515.0, 412.0]), (12, [144.0, 75.0, 320.0, 161.0]), (0, [338.0, 220.0, 419.0, 302.0]),
+              (9, [57.0, 93.0, 97.0, 155.0]), (13, [11.0, 312.0, 81.0, 383.0]), (10, [264.0, 283.0, 328.0, 324.0]),
+              (2, [128.0, 238.0, 272.0, 365.0])]
+    assert _missed(img, style, layout, 92) == []

@@ -53,18 +53,18 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, match_limit, occluders, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
 from tools.regions_lines import MIN_RUN, find_rectangles
 from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
-from tools.regions_places import (corner_pieces, label_by_siblings, labels_as_boxes, letter_boxes, odd_places,
-                                  unglued)
+from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
+                                  odd_places, unglued)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import split_side_by_side
-from tools.regions_sides import refit_sides
+from tools.regions_sides import label_side, refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -273,9 +273,13 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
         out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
     out = split_side_by_side(rgb, out, rects, blobs, mask, letters)
+    usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
-            reg.bbox = [round(float(v), 1) for v in unglued(reg.bbox, reg.label_box, t, mask)]
+            box = unglued(reg.bbox, reg.label_box, t, mask)
+            place = usual if usual is not None else placement(reg.label_box, box, t, size)
+            box = label_side(box, reg.label_box, t, place, mask)
+            reg.bbox = [round(float(v), 1) for v in box]
     return labels_as_boxes(out, rects)
 
 

@@ -148,3 +148,37 @@ def _no_corner(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> bool:
     if top < reach or bottom + reach > m.shape[0]:
         return False
     return bool(_column(m, x, t, top - reach, top).all() and _column(m, x, t, bottom, bottom + reach).all())
+
+
+# where a box's left side lies, from its label's edge (label_anchors' places: above, below, left, inside the top-left
+# corner), in px relative to that edge + or - half a line: a label box's text starts past its padding and a letter's
+# side bearing, so the letters found begin up to LABEL_INSET px right of where the label box does
+LABEL_INSET = 6
+
+
+def label_side(box: Sequence[float], label: Sequence[float], thick: float, place: int, mask: np.ndarray) -> list[float]:
+    """``box`` [x1, y1, x2, y2] (px, outline ``thick`` px wide) with its left side moved to where its label says it
+    lies, when that is not where it was found: renderers align a label above, below or inside the top-left corner
+    with the box's left side, and end one left of the box at it. ``place``: the label's place
+    (:func:`tools.regions_geom.label_anchors` index; 0 above, 1 below, 2 left, 3 inside the top-left corner, others
+    unused); ``label``: the label's letters [x1, y1, x2, y2]. The side moves only outwards, to a line that spans it
+    and that the box's top and bottom lines reach (another box's line inside the box was found as this side)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    h = thick / 2
+    if place in (0, 1):
+        lo, hi = label[0] + h - LABEL_INSET, label[0] + h + 1
+    elif place == 3:
+        lo, hi = label[0] - h - LABEL_INSET, label[0] - h + 1
+    elif place == 2:
+        lo, hi = label[2] + h - 1, label[2] + h + LABEL_INSET
+    else:
+        return [x1, y1, x2, y2]
+    if x1 <= hi + 1 or lo < 0:   # only outwards: a label's first letters may be lost on a line crossing them
+        return [x1, y1, x2, y2]
+    spans = [c for c in range(int(np.ceil(lo)), int(hi) + 1) if _spanned(mask, c, y1, y2, thick) is not None]
+    for c in sorted(spans, key=lambda c: abs(c - (lo + hi) / 2)):
+        a, b = sorted((int(round(c)), int(round(x1))))
+        if all(_along(mask, y, thick, a, b + 1).mean() >= SIDE_SHARE for y in (y1, y2)):
+            run = [v for v in spans if abs(v - c) <= thick]
+            return [float(np.mean(run)), y1, x2, y2]
+    return [x1, y1, x2, y2]
