@@ -179,3 +179,20 @@ def test_training_starts_from_an_onnx_export_and_computes_what_it_does(tmp_path)
     model.train()   # norms on batch statistics: another function, which is why they stay frozen
     with torch.no_grad():
         assert np.abs(model(torch.from_numpy(x)).numpy() - want).max() > 1e-3
+
+
+def test_crossing_lines_run_through_labels_before_they_are_drawn():
+    """Training scenes with crossings: each line is drawn in a scene style's colour through a label's box, on the
+    picture the overlay then goes over (labels are drawn after every outline)."""
+    from tools.label_reader_train import _cross
+
+    style = RegionStyle(color=(0, 255, 0), line_width=3, label_format="{id}", label_position="above", font_scale=0.8,
+                        label_background=False, label_color=(0, 255, 0), font="hershey_plain")
+    regions = [(7, [100, 100, 200, 180]), (12, [260, 60, 360, 200])]
+    img = np.zeros((300, 400, 3), np.uint8)
+    labels = [label_box(b, str(i), style, (400, 300)) for i, b in regions]
+    for seed in range(5):
+        out = _cross(np.random.default_rng(seed), img, regions, [style, style])
+        drawn = (out == (0, 255, 0)).all(axis=2)
+        assert img.sum() == 0 and drawn.any()   # the input is left as it was
+        assert any(drawn[y1:y2, x1:x2].any() for x1, y1, x2, y2 in labels)

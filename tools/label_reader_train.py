@@ -17,7 +17,9 @@ Fine-tuning from the shipped weights: ``--init tools/weights/label_reader.onnx``
 norms stay frozen). Tried on 2026-11-26 (100,000 new samples, seed 11, 2,500 steps, ``--lr 1e-3``, 23 min):
 validation exact in the training fonts 0.891 -> 0.900, but the true label boxes of dev overlays (seeds 1/11/61/71,
 ``benchmarks.bench_label_reader``) read 935/909/931/932 against the shipped weights' 937/907/933/934, so the
-shipped weights were kept.
+shipped weights were kept. Again with ``--crossing 0.5`` (seed 13, 30 min): 936/908/934/937 (+4 in all), but
+read_regions on dev overlays (seeds 1/11/21/41/51/61/71) lost 7 exact regions in all (the reader's confidences,
+which read_regions' thresholds were set on, moved), so the shipped weights were kept again.
 """
 
 from __future__ import annotations
@@ -111,8 +113,9 @@ def _ids(rng: np.random.Generator, n: int) -> list[int]:
     return [int(i) for i in rng.choice(pool, size=n, replace=False)]
 
 
-def scene(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str]):
-    """(overlaid JPEG-decoded RGB, [(id, box)], styles): 2-12 boxes, often crossing, one or many styles."""
+def scene(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str], crossing: float = 0.0):
+    """(overlaid JPEG-decoded RGB, [(id, box)], styles): 2-12 boxes, often crossing, one or many styles; in a
+    ``crossing`` share of scenes, lines like other boxes' sides run through some labels too (:func:`_cross`)."""
     img = _background(rng, bgs)
     h, w = img.shape[:2]
     for _ in range(30):
@@ -123,8 +126,32 @@ def scene(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str]):
         regions = list(zip(_ids(rng, n), boxes))
         styles = [training_style(rng, fonts)] * n if rng.random() < 0.6 else [training_style(rng, fonts) for _ in boxes]
         if legible_layout(regions, styles, (w, h)):
+            if rng.random() < crossing:
+                img = _cross(rng, img, regions, styles)
             return jpeg_roundtrip(draw_regions(img, regions, styles), int(rng.integers(50, 99))), regions, styles
     return None
+
+
+def _cross(rng: np.random.Generator, img: np.ndarray, regions, styles) -> np.ndarray:
+    """``img`` with 1-3 straight lines, in the colour and width of one of the scene's styles, each running through
+    a random label's box upright or across, as the side of another box drawn there would (drawn before the
+    overlay, so the labels go over them as a renderer draws labels after all outlines)."""
+    out = img.copy()
+    size = (img.shape[1], img.shape[0])
+    for _ in range(int(rng.integers(1, 4))):
+        k = int(rng.integers(len(regions)))
+        rid, box = regions[k]
+        x1, y1, x2, y2 = label_box(box, styles[k].label_format.format(id=rid), styles[k], size)
+        st = styles[int(rng.integers(len(styles)))]
+        reach = int(rng.integers(20, 200))
+        if rng.random() < 0.5:
+            x = int(rng.integers(x1, x2 + 1))
+            a, b = (x, y1 - reach), (x, y2 + reach)
+        else:
+            y = int(rng.integers(y1, y2 + 1))
+            a, b = (x1 - reach, y), (x2 + reach, y)
+        cv2.line(out, a, b, tuple(int(c) for c in st.color), st.line_width, cv2.LINE_8)
+    return out
 
 
 def _jitter(rng: np.random.Generator, box: list[int]) -> list[float]:
@@ -138,9 +165,11 @@ def _jitter(rng: np.random.Generator, box: list[int]) -> list[float]:
     return [x1, y1, max(x2, x1 + 0.5 * h), max(y2, y1 + 0.5 * h)]
 
 
-def scene_samples(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str]) -> list[tuple[np.ndarray, str]]:
-    """(label_crop, digits) for each label of one scene, and ("") windows beside boxes that hold no label."""
-    made = scene(rng, bgs, fonts)
+def scene_samples(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[str],
+                  crossing: float = 0.0) -> list[tuple[np.ndarray, str]]:
+    """(label_crop, digits) for each label of one scene, and ("") windows beside boxes that hold no label
+    (``crossing``: see :func:`scene`)."""
+    made = scene(rng, bgs, fonts, crossing)
     if made is None:
         return []
     img, regions, styles = made
@@ -156,21 +185,22 @@ def scene_samples(rng: np.random.Generator, bgs: list[np.ndarray], fonts: list[s
     return out
 
 
-def _make(args: tuple[int, int]) -> tuple[np.ndarray, list[str]]:
-    seed, count = args
+def _make(args: tuple[int, int, float]) -> tuple[np.ndarray, list[str]]:
+    seed, count, crossing = args
     rng, bgs, fonts = np.random.default_rng(seed), backgrounds(), training_fonts()
     crops: list[np.ndarray] = []
     texts: list[str] = []
     while len(crops) < count:
-        for crop, text in scene_samples(rng, bgs, fonts):
+        for crop, text in scene_samples(rng, bgs, fonts, crossing):
             crops.append(crop)
             texts.append(text)
     return np.stack(crops[:count]), texts[:count]
 
 
-def dataset(seed: int, count: int, workers: int = 2) -> tuple[np.ndarray, list[str]]:
-    """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``)."""
-    parts = [(seed * 1000 + k, count // workers + (k < count % workers)) for k in range(workers)]
+def dataset(seed: int, count: int, workers: int = 2, crossing: float = 0.0) -> tuple[np.ndarray, list[str]]:
+    """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``;
+    ``crossing``: see :func:`scene`)."""
+    parts = [(seed * 1000 + k, count // workers + (k < count % workers), crossing) for k in range(workers)]
     with mp.get_context("spawn").Pool(workers) as pool:
         made = pool.map(_make, parts)
     return np.concatenate([m[0] for m in made]), [t for m in made for t in m[1]]
@@ -266,7 +296,7 @@ def accuracy(model, crops: np.ndarray, texts: list[str]) -> float:
 
 
 def train(samples: int, steps: int, batch: int, seed: int, out: Path, init: Path | None = None,
-          lr: float = 3e-3) -> None:
+          lr: float = 3e-3, crossing: float = 0.0) -> None:
     import torch
     import torch.nn.functional as F
     from tqdm import tqdm
@@ -274,7 +304,7 @@ def train(samples: int, steps: int, batch: int, seed: int, out: Path, init: Path
     torch.manual_seed(seed)
     t0 = time.time()
     print(f"{len(training_fonts())} training fonts")
-    crops, texts = dataset(seed, samples)
+    crops, texts = dataset(seed, samples, crossing=crossing)
     val_crops, val_texts = dataset(seed + 1, max(1000, samples // 30))
     print(f"{len(texts)} training and {len(val_texts)} validation crops drawn in {time.time() - t0:.0f} s")
     targets = [torch.tensor([CHARSET.index(c) + 1 for c in t], dtype=torch.long) for t in texts]
@@ -319,8 +349,10 @@ def main() -> None:
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights: a .pt the training saved, or an ONNX export (the shipped ones)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
+    ap.add_argument("--crossing", type=float, default=0.0,
+                    help="share of training scenes with extra lines run through labels (validation: none)")
     args = ap.parse_args()
-    train(args.samples, args.steps, args.batch, args.seed, args.out, args.init, args.lr)
+    train(args.samples, args.steps, args.batch, args.seed, args.out, args.init, args.lr, args.crossing)
 
 
 if __name__ == "__main__":
