@@ -109,3 +109,25 @@ def test_a_box_read_on_its_neighbours_side_takes_its_own_from_its_label(shared_d
               (9, [57.0, 93.0, 97.0, 155.0]), (13, [11.0, 312.0, 81.0, 383.0]), (10, [264.0, 283.0, 328.0, 324.0]),
               (2, [128.0, 238.0, 272.0, 365.0])]
     assert _missed(img, style, layout, 92) == []
+
+
+def test_a_side_of_a_box_with_its_label_at_its_centre_moves_out_to_where_the_label_puts_it(shared_data):
+    # box 2's right side found on box 1's left side, which crosses it; box 2's label is centred in it
+    boxes = [[200.0, 100.0, 330.0, 260.0], [60.0, 150.0, 280.0, 220.0]]
+    mask = _mask(_drawn(shared_data, boxes, _style(3, "inside_center")))
+    centred = 4   # label_anchors' index of the place centred in a box
+    label = [160, 177, 180, 193]   # box 2's label's letters, centred on x = 170
+    assert _close(label_side([60.0, 150.0, 200.0, 220.0], label, 3.0, centred, mask), boxes[1])
+
+
+def test_a_box_read_across_its_neighbours_side_takes_its_own_from_its_centred_label(shared_data):
+    # dev draw of the overlay benchmark (seed 51): box 10's right side was found on box 16's left side
+    from tests.test_regions_hidden import _missed
+    from tests.test_regions_hidden import _style as style_of
+
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = style_of((255, 255, 0), 5, "inside_center", "{id}", 0.7567, "hershey_simplex", True, (0, 0, 0))
+    layout = [(13, [138.0, 242.0, 268.0, 320.0]), (6, [515.0, 405.0, 599.0, 490.0]), (20, [355.0, 14.0, 531.0, 147.0]),
+              (16, [207.0, 65.0, 384.0, 185.0]), (10, [61.0, 95.0, 219.0, 126.0]), (17, [434.0, 386.0, 604.0, 487.0]),
+              (12, [48.0, 22.0, 224.0, 71.0])]
+    assert _missed(img, style, layout, 95) == []

@@ -154,31 +154,47 @@ def _no_corner(m: np.ndarray, x: float, y1: float, y2: float, t: float) -> bool:
 # corner), in px relative to that edge + or - half a line: a label box's text starts past its padding and a letter's
 # side bearing, so the letters found begin up to LABEL_INSET px right of where the label box does
 LABEL_INSET = 6
+CENTRE_TOL = 3    # px, how far a centred label's letters may sit off its box's centre (side bearings, rounding)
 
 
 def label_side(box: Sequence[float], label: Sequence[float], thick: float, place: int, mask: np.ndarray) -> list[float]:
-    """``box`` [x1, y1, x2, y2] (px, outline ``thick`` px wide) with its left side moved to where its label says it
-    lies, when that is not where it was found: renderers align a label above, below or inside the top-left corner
-    with the box's left side, and end one left of the box at it. ``place``: the label's place
-    (:func:`tools.regions_geom.label_anchors` index; 0 above, 1 below, 2 left, 3 inside the top-left corner, others
-    unused); ``label``: the label's letters [x1, y1, x2, y2]. The side moves only outwards, to a line that spans it
-    and that the box's top and bottom lines reach (another box's line inside the box was found as this side)."""
+    """``box`` [x1, y1, x2, y2] (px, outline ``thick`` px wide) with its left side, or a side of a box whose label
+    sits at its centre, moved to where the label says it lies, when that is not where it was found: renderers align
+    a label above, below or inside the top-left corner with the box's left side, end one left of the box at it and
+    centre one in the box. ``place``: the label's place (:func:`tools.regions_geom.label_anchors` index: 0 above,
+    1 below, 2 left, 3 inside the top-left corner, 4 centred); ``label``: the label's letters [x1, y1, x2, y2]. A
+    side moves only outwards, to a line that spans it and that the box's other lines reach (another box's line
+    inside the box was found as this side)."""
     x1, y1, x2, y2 = (float(v) for v in box)
     h = thick / 2
+    out = [x1, y1, x2, y2]
     if place in (0, 1):
-        lo, hi = label[0] + h - LABEL_INSET, label[0] + h + 1
+        out[0] = _out_to(mask, out, label[0] + h - LABEL_INSET, label[0] + h + 1, thick)
     elif place == 3:
-        lo, hi = label[0] - h - LABEL_INSET, label[0] - h + 1
+        out[0] = _out_to(mask, out, label[0] - h - LABEL_INSET, label[0] - h + 1, thick)
     elif place == 2:
-        lo, hi = label[2] + h - 1, label[2] + h + LABEL_INSET
-    else:
-        return [x1, y1, x2, y2]
+        out[0] = _out_to(mask, out, label[2] + h - 1, label[2] + h + LABEL_INSET, thick)
+    elif place == 4:   # each side where the other one and the label's centre put it, looked at as a left side
+        w = mask.shape[1]
+        cx = (label[0] + label[2]) / 2
+        out[0] = _out_to(mask, out, 2 * cx - x2 - CENTRE_TOL, 2 * cx - x2 + CENTRE_TOL, thick)
+        flipped = [w - 1 - out[2], y1, w - 1 - out[0], y2]
+        c = w - 1 - cx
+        out[2] = w - 1 - _out_to(mask[:, ::-1], flipped, 2 * c - flipped[2] - CENTRE_TOL,
+                                 2 * c - flipped[2] + CENTRE_TOL, thick)
+    return out
+
+
+def _out_to(m: np.ndarray, box: Sequence[float], lo: float, hi: float, thick: float) -> float:
+    """Where the left side of ``box`` goes when its label puts it between ``lo`` and ``hi`` (px) and it was found
+    right of there (:func:`label_side`): the nearest line there that spans the side and that the top and bottom
+    lines reach, at the centre of its drawn columns; else where it is."""
+    x1, y1, x2, y2 = box
     if x1 <= hi + 1 or lo < 0:   # only outwards: a label's first letters may be lost on a line crossing them
-        return [x1, y1, x2, y2]
-    spans = [c for c in range(int(np.ceil(lo)), int(hi) + 1) if _spanned(mask, c, y1, y2, thick) is not None]
+        return x1
+    spans = [c for c in range(int(np.ceil(lo)), int(hi) + 1) if _spanned(m, c, y1, y2, thick) is not None]
     for c in sorted(spans, key=lambda c: abs(c - (lo + hi) / 2)):
         a, b = sorted((int(round(c)), int(round(x1))))
-        if all(_along(mask, y, thick, a, b + 1).mean() >= SIDE_SHARE for y in (y1, y2)):
-            run = [v for v in spans if abs(v - c) <= thick]
-            return [float(np.mean(run)), y1, x2, y2]
-    return [x1, y1, x2, y2]
+        if all(_along(m, y, thick, a, b + 1).mean() >= SIDE_SHARE for y in (y1, y2)):
+            return float(np.mean([v for v in spans if abs(v - c) <= thick]))
+    return x1
