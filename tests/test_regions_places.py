@@ -243,10 +243,14 @@ def test_a_label_left_of_its_box_is_read_in_a_window_its_width(shared_data):
 def test_the_widest_window_that_reads_a_number_stands():
     from tools.regions_places import _widest_read
 
+    from tools.regions_geom import INSIDE_TOP_LEFT, LEFT
+
     a, b = Region(-1, [100, 0, 200, 50]), Region(-1, [300, 0, 400, 50])
-    jobs = [(a, (40, 0, 98, 20)), (a, (60, 0, 98, 20)), (a, (80, 0, 98, 20)), (b, (240, 0, 298, 20)),
-            (b, (260, 0, 298, 20))]
-    reads = [(None, "", 0.9), (8, "8", 0.95), (3, "3", 0.99), (12, "12", 0.8), (2, "2", 0.99)]
-    # a: the widest window reads nothing, the next one "8": the narrowest read goes; b: the widest read stands
-    assert _widest_read(jobs, reads) == [(None, "", 0.0), (8, "8", 0.95), (None, "", 0.0), (12, "12", 0.8),
-                                         (None, "", 0.0)]
+    jobs = [(a, (40, 0, 98, 20)), (a, (60, 0, 98, 20)), (a, (80, 0, 98, 20)), (a, (102, 2, 160, 22)),
+            (b, (240, 0, 298, 20)), (b, (260, 0, 298, 20))]
+    places = [LEFT, LEFT, LEFT, INSIDE_TOP_LEFT, LEFT, LEFT]
+    reads = [(None, "", 0.9), (8, "8", 0.95), (3, "3", 0.99), (5, "5", 0.7), (12, "12", 0.8), (2, "2", 0.99)]
+    # a: the widest window reads nothing, the next one "8": the narrowest read goes, the read at its other place
+    # stays; b: the widest read stands
+    assert _widest_read(jobs, places, reads) == [(None, "", 0.0), (8, "8", 0.95), (None, "", 0.0), (5, "5", 0.7),
+                                                 (12, "12", 0.8), (None, "", 0.0)]

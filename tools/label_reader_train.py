@@ -240,9 +240,12 @@ def load_onnx(model, path: Path) -> None:
     import torch
     import torch.nn as nn
 
-    weights = {t.name: torch.from_numpy(onnx.numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
+    weights = {t.name: torch.from_numpy(onnx.numpy_helper.to_array(t).copy())
+               for t in onnx.load(str(path)).graph.initializer}
+    # the folded convs' weights and biases are named by the exporter (onnx::Conv_<n>), in the order of the layers
     folded = sorted((n for n in weights if n.startswith("onnx::Conv_")), key=lambda n: int(n.rsplit("_", 1)[1]))
-    convs = [i for i, m in enumerate(model.cnn) if isinstance(m, nn.Conv2d) and isinstance(model.cnn[i + 1], nn.BatchNorm2d)]
+    convs = [i for i, m in enumerate(model.cnn)
+             if isinstance(m, nn.Conv2d) and isinstance(model.cnn[i + 1], nn.BatchNorm2d)]
     if len(folded) != 2 * len(convs):
         raise ValueError(f"{path} holds {len(folded) // 2} folded convs, the model has {len(convs)}")
     state = model.state_dict()

@@ -28,8 +28,8 @@ Pipeline of :func:`read_regions`:
    that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`), and a left
    side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
    it, and either side of a box whose label is centred in it to where the label's centre puts it
-   (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives that box the label
-   (:func:`tools.regions_places.labels_as_boxes`).
+   (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
+   that box the label (:func:`tools.regions_places.labels_as_boxes`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
    is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left

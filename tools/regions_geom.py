@@ -87,7 +87,7 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 MATCH_MIN, MATCH_SHARE = 12.0, 0.8   # see match_limit
-ABOVE, LEFT, INSIDE_TOP_LEFT = 0, 2, 3   # indices of those places in label_anchors
+ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED = 0, 1, 2, 3, 4   # indices of the places in label_anchors
 
 
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,

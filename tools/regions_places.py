@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image, placement,
-                                placement_cost, text_shift, within)
+from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
+                                placement, placement_cost, text_shift, within)
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
@@ -266,15 +266,16 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     # a label left of its box ends at the box: one with fewer digits than allowed for starts further right, and
     # the window's left part may hold another box's line; narrower windows are read too (the widest read stands)
     # where no other box looked at is read there (a narrow window at a box's side may catch the next one's label)
+    narrow = _alone_left(looked, w, h, thick, size) if place == LEFT else [False] * len(looked)
     widths = [w - k * digit for k in range(max(len(str(r.id)) for r in same) + 1) if w - k * digit >= digit]
-    wide = [_window(label_anchors(reg.bbox, w, h, thick, size)[LEFT], w, h) for reg in looked]
-    alone = [all(k == j or iou(a, b) == 0 for j, b in enumerate(wide)) for k, a in enumerate(wide)]
     jobs = []   # (region, label box); a label that does not fit there may be drawn inside the box instead
-    for reg, single in zip(looked, alone):
+    places = []   # the place of each job's window
+    for reg, more in zip(looked, narrow):
         for p in (place, INSIDE_TOP_LEFT) if fallback(reg.bbox) else (place,):
-            for wk in widths if p == LEFT and single else [w]:
+            for wk in widths if p == LEFT and more else [w]:
                 jobs.append((reg, _window(label_anchors(reg.bbox, wk, h, thick, size)[p], wk, h)))
-    reads = _widest_read(jobs, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs]))
+                places.append(p)
+    reads = _widest_read(jobs, places, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs]))
     taken = {r.id for r in regions if r.id >= 0} | contested
     done: set[int] = set()   # a region read at one place is not read again at the other
     ranked = sorted(zip(jobs, reads), key=lambda job: -job[1][2])   # surest reads first
@@ -296,21 +297,24 @@ def _window(anchor: tuple[float, float], w: float, h: float) -> tuple[int, int, 
     return int(round(anchor[0])), int(round(anchor[1])), int(round(anchor[0] + w)), int(round(anchor[1] + h))
 
 
-def _widest_read(jobs: list[tuple[Region, tuple[int, int, int, int]]],
+def _alone_left(looked: Sequence[Region], w: float, h: float, thick: float, size: tuple[int, int]) -> list[bool]:
+    """For each box, whether its ``w`` x ``h`` label window left of it overlaps no other looked-at box's."""
+    wide = [_window(label_anchors(reg.bbox, w, h, thick, size)[LEFT], w, h) for reg in looked]
+    return [all(k == j or iou(a, b) == 0 for j, b in enumerate(wide)) for k, a in enumerate(wide)]
+
+
+def _widest_read(jobs: list[tuple[Region, tuple[int, int, int, int]]], places: list[int],
                  reads: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
-    """The reads of ``jobs`` (region, window), each window narrower than another of its region at the same place
-    (same right and top edges) read as no number unless it is the widest of them that reads one."""
-    out = list(reads)
-    best: dict[tuple[int, int, int], int] = {}   # (region, right, top) -> job index of the widest number read
-    for k, ((reg, box), read) in enumerate(zip(jobs, reads)):
-        key = (id(reg), box[2], box[1])
-        if read[0] is not None and (key not in best or box[0] < jobs[best[key]][1][0]):
+    """The reads of ``jobs`` (region, window) at ``places``, every window of a region at a place read as no number
+    but the widest of them that reads one."""
+    best: dict[tuple[int, int], int] = {}   # (region, place) -> index of the widest window that reads a number
+    for k, ((reg, box), p, read) in enumerate(zip(jobs, places, reads)):
+        key = (id(reg), p)
+        widest = jobs[best[key]][1] if key in best else None
+        if read[0] is not None and (widest is None or box[2] - box[0] > widest[2] - widest[0]):
             best[key] = k
-    for k, (reg, box) in enumerate(jobs):
-        chosen = best.get((id(reg), box[2], box[1]))
-        if chosen is not None and chosen != k:
-            out[k] = (None, "", 0.0)
-    return out
+    return [read if best.get((id(reg), p), k) == k else (None, "", 0.0)
+            for k, ((reg, _), p, read) in enumerate(zip(jobs, places, reads))]
 
 
 def free_id(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:

@@ -9,7 +9,7 @@
   from the edge the line shows.
 
 Each side is looked at as the right side of a flipped or transposed view of the mask, so one set of helpers serves
-all four."""
+all four. :func:`label_side` then moves a side out to where the box's label says it lies."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tools.regions_geom import true_runs
+from tools.regions_geom import ABOVE, BELOW, CENTRED, INSIDE_TOP_LEFT, LEFT, true_runs
 
 LINE_SHARE = 0.5    # least drawn share across a line's width for a pixel along it to count as drawn
 SIDE_SHARE = 0.85   # least drawn share along a side for a line there to span it
@@ -157,24 +157,25 @@ LABEL_INSET = 6
 CENTRE_TOL = 3    # px, how far a centred label's letters may sit off its box's centre (side bearings, rounding)
 
 
-def label_side(box: Sequence[float], label: Sequence[float], thick: float, place: int, mask: np.ndarray) -> list[float]:
+def label_side(box: Sequence[float], label: Sequence[float], thick: float, place: int,
+               mask: np.ndarray) -> list[float]:
     """``box`` [x1, y1, x2, y2] (px, outline ``thick`` px wide) with its left side, or a side of a box whose label
     sits at its centre, moved to where the label says it lies, when that is not where it was found: renderers align
     a label above, below or inside the top-left corner with the box's left side, end one left of the box at it and
-    centre one in the box. ``place``: the label's place (:func:`tools.regions_geom.label_anchors` index: 0 above,
-    1 below, 2 left, 3 inside the top-left corner, 4 centred); ``label``: the label's letters [x1, y1, x2, y2]. A
+    centre one in the box. ``place``: the label's place (:func:`tools.regions_geom.label_anchors` index, e.g.
+    ``ABOVE``); ``label``: the label's letters [x1, y1, x2, y2]. A
     side moves only outwards, to a line that spans it and that the box's other lines reach (another box's line
     inside the box was found as this side)."""
     x1, y1, x2, y2 = (float(v) for v in box)
     h = thick / 2
     out = [x1, y1, x2, y2]
-    if place in (0, 1):
+    if place in (ABOVE, BELOW):
         out[0] = _out_to(mask, out, label[0] + h - LABEL_INSET, label[0] + h + 1, thick)
-    elif place == 3:
+    elif place == INSIDE_TOP_LEFT:
         out[0] = _out_to(mask, out, label[0] - h - LABEL_INSET, label[0] - h + 1, thick)
-    elif place == 2:
+    elif place == LEFT:
         out[0] = _out_to(mask, out, label[2] + h - 1, label[2] + h + LABEL_INSET, thick)
-    elif place == 4:   # each side where the other one and the label's centre put it, looked at as a left side
+    elif place == CENTRED:   # each side where the other one and the label's centre put it, looked at as a left side
         w = mask.shape[1]
         cx = (label[0] + label[2]) / 2
         out[0] = _out_to(mask, out, 2 * cx - x2 - CENTRE_TOL, 2 * cx - x2 + CENTRE_TOL, thick)
