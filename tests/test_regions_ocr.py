@@ -9,7 +9,8 @@ import pytest
 from agent.config import MissingWeightsError
 from tools.common import ToolError, load_image
 from tools.common import jpeg_roundtrip as jpeg
-from tools.draw import RegionStyle, draw_regions, hidden_outline_share, label_box, legible_layout
+from tools.draw import (RegionStyle, draw_regions, hidden_letter_share, hidden_outline_share, label_box,
+                        legible_layout)
 from tools.regions import Region, read_regions
 from tools.regions_detect import label_by_detection
 from tools.regions_lines import iou
@@ -55,6 +56,25 @@ def test_a_label_bigger_than_its_box_is_not_legible():
     style = RegionStyle(label_position="inside_center", font_scale=1.1)
     assert legible_layout([(1, [100, 100, 400, 300])], [style], (640, 480))
     assert not legible_layout([(1, [100, 100, 130, 120])], [style], (640, 480))
+
+
+
+def test_a_stroke_label_lying_on_a_line_of_its_colour_is_not_legible():
+    """A bare "1" drawn in strokes along another box's vertical side of its colour vanishes into it; on a filled
+    background, or in another colour, it stays readable."""
+    style = RegionStyle(label_format="{id}", label_background=False, label_color=(255, 0, 0), line_width=5)
+    own = [100, 100, 300, 250]
+    lx1, ly1, lx2, ly2 = label_box(own, "1", style, (640, 480))        # above the box, at its left side
+    x = (lx1 + lx2) // 2
+    regions = [(1, own), (2, [x, ly1 - 40, x + 150, ly2 + 60])]      # box 2's left side runs through the "1"
+    assert hidden_letter_share(regions, [style] * 2, 0, (640, 480)) > 0.5
+    assert hidden_letter_share(regions, [style] * 2, 1, (640, 480)) == 0.0
+    assert not legible_layout(regions, [style] * 2, (640, 480))
+    other = RegionStyle(color=(0, 0, 255), label_format="{id}", label_background=False, label_color=(0, 0, 255))
+    assert hidden_letter_share(regions, [style, other], 0, (640, 480)) == 0.0
+    filled = RegionStyle(label_format="{id}", line_width=5)
+    assert hidden_letter_share(regions, [filled] * 2, 0, (640, 480)) == 0.0
+    assert legible_layout([(1, own), (2, [400, 100, 550, 250])], [style] * 2, (640, 480))
 
 
 

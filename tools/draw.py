@@ -191,7 +191,9 @@ def label_box(bbox: Sequence[float], text: str, style: RegionStyle, image_size: 
     return [lx, ly, lx + lw, ly + lh]
 
 
-MAX_HIDDEN_OUTLINE = 0.25   # most of a box's outline (share of its perimeter) that labels may hide
+# most of a box's outline (share of its perimeter) that labels may hide, and most of a stroke label's letters
+# (share of their pixels) that outlines of the label's colour may hide
+MAX_HIDDEN_OUTLINE = 0.25
 
 
 def hidden_outline_share(box: Sequence[float], labels: Sequence[Sequence[int]]) -> float:
@@ -206,13 +208,39 @@ def hidden_outline_share(box: Sequence[float], labels: Sequence[Sequence[int]]) 
     return float(hidden.mean())
 
 
+def hidden_letter_share(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle], k: int,
+                        image_size: tuple[int, int]) -> float:
+    """Share of the letter pixels of region ``k``'s label that lie on an outline of the label's own colour (its
+    own box's or another's), where they cannot be told from the line; 0 for a label on a filled background, which
+    is drawn over the outlines."""
+    rid, box = regions[k]
+    style = styles[k]
+    if style.label_background:
+        return 0.0
+    text = style.label_format.format(id=int(rid))
+    x1, y1, x2, y2 = label_box(box, text, style, image_size)
+    pad = max(2, style.line_width // 2 + 1)
+    letters = np.zeros((y2 - y1, x2 - x1, 3), np.uint8)
+    _put_text(letters, text, (pad, pad), dataclasses.replace(style, label_color=(255, 255, 255)))
+    lines = np.zeros(letters.shape[:2], np.uint8)
+    for (_, b), st in zip(regions, styles):
+        if st.color == style.color:
+            bx1, by1, bx2, by2 = (int(round(v)) for v in b)
+            cv2.rectangle(lines, (bx1 - x1, by1 - y1), (bx2 - x1, by2 - y1), 255, st.line_width, cv2.LINE_8)
+    ink = letters[:, :, 0] > 127
+    return float((ink & (lines > 0)).sum() / max(1, ink.sum()))
+
+
 def legible_layout(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle],
                    image_size: tuple[int, int], max_hidden: float = MAX_HIDDEN_OUTLINE) -> bool:
-    """True when a person could read the overlay: no two labels overlap and no box loses more than ``max_hidden``
+    """True when a person could read the overlay: no two labels overlap, no box loses more than ``max_hidden``
     of its outline under labels or merged into a filled label that touches it (a small box under a big label of
-    its own or of another region)."""
+    its own or of another region), and no label written in strokes loses more than ``max_hidden`` of its letters
+    on outlines of its own colour (:func:`hidden_letter_share`)."""
     labels = [label_box(b, st.label_format.format(id=int(rid)), st, image_size)
               for (rid, b), st in zip(regions, styles)]
+    if any(hidden_letter_share(regions, styles, k, image_size) > max_hidden for k in range(len(regions))):
+        return False
     for k, a in enumerate(labels):
         for b in labels[k + 1:]:
             if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1]):
