@@ -113,3 +113,12 @@ def test_the_line_of_a_band_glued_to_a_label_is_at_the_end_fully_drawn_in_its_ow
     past = np.array([False] * 11 + [True] * 11)   # the bottom half of the band and the row below it
     assert _band_centres(cover, 1, 20, 3.0, own=label_above, beyond=lambda: past) == [2.0]
     assert _band_centres(cover, 1, 20, 3.0, own=label_below, beyond=lambda: past[::-1].copy()) == [19.0]
+
+
+def test_a_filled_label_as_wide_as_its_box_glued_below_it_is_no_part_of_the_box(shared_data):
+    # "11" below a 34 px wide box: the label runs on the box's sides, and the pass across horizontal lines closed
+    # the box at the label's bottom edge (a box with nothing to read), where the upright pass had it right
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    style = _style((0, 200, 100), 4, "below", "{id}", 0.995, "dejavu_sans_bold", True)
+    box = [218.0, 69.0, 252.0, 164.0]
+    assert _read(_overlay(img, [(11, box, style)], 89), 11, box)

@@ -232,3 +232,22 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
         return False
 
     return [(box, t) for box, t in rects if not any(split(box, t, o) for o, _ in rects if o is not box)]
+
+
+def drop_glued_below(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
+    """Drop a box that is another one on the same sides with a label glued below it: the same top, a lower bottom,
+    the rows between the two bottoms drawn over half the width on average and every one of them drawn inside the
+    sides (a filled label as wide as the box, drawn on each row at least at its padding; a label centred in a box
+    leaves empty rows under it). Boxes closed across pairs of horizontal lines take such a label in, where those
+    across pairs of vertical lines do not (``row_cs``: cumulative sums of the colour mask along rows)."""
+    def under(box: list[float], t: float, o: list[float]) -> bool:
+        if not (abs(o[0] - box[0]) <= DUP_TOL and abs(o[2] - box[2]) <= DUP_TOL and abs(o[1] - box[1]) <= 1
+                and o[3] < box[3] - t):
+            return False
+        lo, hi = int(round(o[3] + t / 2)) + 1, int(round(box[3] - t / 2))
+        xa, xb, r = int(round(box[0])), int(round(box[2])), int(np.ceil(t / 2))
+        share = (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
+        inside = row_cs[lo:hi, xb - r] - row_cs[lo:hi, xa + r + 1]
+        return hi - lo >= 2 and float(share.mean()) >= 0.5 and bool((inside > 0).all())
+
+    return [(box, t) for box, t in rects if not any(under(box, t, o) for o, _ in rects if o is not box)]
