@@ -5,8 +5,8 @@ deepforest_neon and hit_uav_thermal, sides >= 20 px) or at random positions (ove
 0-20, one random style per image or one per region (tools.draw.random_style), JPEG re-encoding at quality
 60-95. Layouts that a person could not read either are redrawn: labels that cover each other, labels that
 hide more than a quarter of a box's outline (a small box under a big label of its own or another region), or a
-label written in strokes that loses more than a quarter of its letters on outlines of its own colour
-(``tools.draw.legible_layout``; that last rule came in on 2026-11-26, and took held-out overlays from 1,546 regions,
+label written in strokes with a digit that loses more than a quarter of its pixels on outlines of its own colour
+(``tools.draw.legible_layout``; that last rule came in on 2026-11-26: the held-out overlays went from 1,546 regions,
 1,459 exact (94.4 %), to 1,430 regions).
 A region counts as recovered exactly when a returned region has its id and IoU >= 0.9 with its box.
 Timing: read_regions on 1920x1080 downscaled dji_survey_dev photos: the accuracy set's, then more drawn for timing

@@ -9,7 +9,7 @@ import pytest
 from agent.config import MissingWeightsError
 from tools.common import ToolError, load_image
 from tools.common import jpeg_roundtrip as jpeg
-from tools.draw import (RegionStyle, draw_regions, hidden_letter_share, hidden_outline_share, label_box,
+from tools.draw import (RegionStyle, draw_regions, hidden_digit_share, hidden_outline_share, label_box,
                         legible_layout)
 from tools.regions import Region, read_regions
 from tools.regions_detect import label_by_detection
@@ -67,14 +67,29 @@ def test_a_stroke_label_lying_on_a_line_of_its_colour_is_not_legible():
     lx1, ly1, lx2, ly2 = label_box(own, "1", style, (640, 480))        # above the box, at its left side
     x = (lx1 + lx2) // 2
     regions = [(1, own), (2, [x, ly1 - 40, x + 150, ly2 + 60])]      # box 2's left side runs through the "1"
-    assert hidden_letter_share(regions, [style] * 2, 0, (640, 480)) > 0.5
-    assert hidden_letter_share(regions, [style] * 2, 1, (640, 480)) == 0.0
+    assert hidden_digit_share(regions, [style] * 2, 0, (640, 480)) > 0.5
+    assert hidden_digit_share(regions, [style] * 2, 1, (640, 480)) == 0.0
     assert not legible_layout(regions, [style] * 2, (640, 480))
     other = RegionStyle(color=(0, 0, 255), label_format="{id}", label_background=False, label_color=(0, 0, 255))
-    assert hidden_letter_share(regions, [style, other], 0, (640, 480)) == 0.0
+    assert hidden_digit_share(regions, [style, other], 0, (640, 480)) == 0.0
     filled = RegionStyle(label_format="{id}", line_width=5)
-    assert hidden_letter_share(regions, [filled] * 2, 0, (640, 480)) == 0.0
+    assert hidden_digit_share(regions, [filled] * 2, 0, (640, 480)) == 0.0
     assert legible_layout([(1, own), (2, [400, 100, 550, 250])], [style] * 2, (640, 480))
+
+
+def test_the_number_of_a_region_label_counts_not_the_word():
+    """In "Region 1" the "1" is an eighth of the letters: a line of the label's colour along it leaves the word
+    readable and the id not."""
+    style = RegionStyle(label_format="Region {id}", label_background=False, label_color=(255, 0, 0), line_width=5)
+    own = [100, 100, 300, 250]
+    alone = draw_regions(np.zeros((480, 640, 3), np.uint8), [(1, own)], style)
+    lx1, ly1, lx2, ly2 = label_box(own, "Region 1", style, (640, 480))
+    ink = (alone[ly1:ly2, lx1:lx2, 0] > 127).sum(axis=0)
+    right = (lx2 - lx1) * 7 // 8
+    stem = lx1 + right + int(np.argmax(ink[right:]))   # the "1", the last letter drawn: its upright stroke
+    regions = [(1, own), (2, [stem, ly1 - 40, stem + 150, ly2 + 60])]
+    assert hidden_digit_share(regions, [style] * 2, 0, (640, 480)) > 0.5
+    assert not legible_layout(regions, [style] * 2, (640, 480))
 
 
 

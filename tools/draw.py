@@ -191,8 +191,8 @@ def label_box(bbox: Sequence[float], text: str, style: RegionStyle, image_size: 
     return [lx, ly, lx + lw, ly + lh]
 
 
-# most of a box's outline (share of its perimeter) that labels may hide, and most of a stroke label's letters
-# (share of their pixels) that outlines of the label's colour may hide
+# most of a box's outline (share of its perimeter) that labels may hide, and most of a digit of a stroke label
+# (share of its pixels) that outlines of the label's colour may hide
 MAX_HIDDEN_OUTLINE = 0.25
 
 
@@ -208,11 +208,12 @@ def hidden_outline_share(box: Sequence[float], labels: Sequence[Sequence[int]]) 
     return float(hidden.mean())
 
 
-def hidden_letter_share(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle], k: int,
-                        image_size: tuple[int, int]) -> float:
-    """Share of the letter pixels of region ``k``'s label that lie on an outline of the label's own colour (its
-    own box's or another's), where they cannot be told from the line; 0 for a label on a filled background, which
-    is drawn over the outlines."""
+def hidden_digit_share(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle], k: int,
+                       image_size: tuple[int, int]) -> float:
+    """The largest share of one digit's pixels, over the digits of region ``k``'s label, that lies on an outline of
+    the label's own colour (its own box's or another's), where it cannot be told from the line; 0 for a label on a
+    filled background, which is drawn over the outlines. A digit's pixels are the letters' in the columns from the
+    ink's end before it to the ink's end with it."""
     rid, box = regions[k]
     style = styles[k]
     if style.label_background:
@@ -228,18 +229,25 @@ def hidden_letter_share(regions: Sequence[tuple[int, Sequence[float]]], styles: 
             bx1, by1, bx2, by2 = (int(round(v)) for v in b)
             cv2.rectangle(lines, (bx1 - x1, by1 - y1), (bx2 - x1, by2 - y1), 255, st.line_width, cv2.LINE_8)
     ink = letters[:, :, 0] > 127
-    return float((ink & (lines > 0)).sum() / max(1, ink.sum()))
+    hidden = ink & (lines > 0)
+    worst = 0.0
+    for n, char in enumerate(text):
+        if char.isdigit():
+            a = pad + (text_size(text[:n], style)[0] if text[:n].strip() else 0)
+            b = pad + text_size(text[:n + 1], style)[0]
+            worst = max(worst, float(hidden[:, a:b].sum() / max(1, ink[:, a:b].sum())))
+    return worst
 
 
 def legible_layout(regions: Sequence[tuple[int, Sequence[float]]], styles: Sequence[RegionStyle],
                    image_size: tuple[int, int], max_hidden: float = MAX_HIDDEN_OUTLINE) -> bool:
     """True when a person could read the overlay: no two labels overlap, no box loses more than ``max_hidden``
     of its outline under labels or merged into a filled label that touches it (a small box under a big label of
-    its own or of another region), and no label written in strokes loses more than ``max_hidden`` of its letters
-    on outlines of its own colour (:func:`hidden_letter_share`)."""
+    its own or of another region), and no label written in strokes loses more than ``max_hidden`` of a digit on
+    outlines of its own colour (:func:`hidden_digit_share`)."""
     labels = [label_box(b, st.label_format.format(id=int(rid)), st, image_size)
               for (rid, b), st in zip(regions, styles)]
-    if any(hidden_letter_share(regions, styles, k, image_size) > max_hidden for k in range(len(regions))):
+    if any(hidden_digit_share(regions, styles, k, image_size) > max_hidden for k in range(len(regions))):
         return False
     for k, a in enumerate(labels):
         for b in labels[k + 1:]:
