@@ -5,11 +5,12 @@ included: the fits are that close)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
-from tools.regions import iou, read_regions
+from tools.regions import CORE_MIN, iou, read_regions
 
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
 
@@ -70,3 +71,16 @@ def test_a_bottom_half_hidden_under_another_colours_line(shared_data):
     layout = [(18, [367.0, 135.0, 523.0, 175.0], _style((0, 0, 255), 5, "below", "{id}", 0.8182, "dejavu_sans", True)),
               (9, box, _style((255, 0, 128), 4, "above", "{id}", 0.9060, "dejavu_sans_bold", True))]
     assert _read(_overlay(img, layout, 95), 9, box)
+
+
+def test_a_thin_yellow_outline_that_jpeg_desaturated_beside_a_thick_red_one(shared_data):
+    # a 2 px yellow line on a bright thermal picture keeps too few pixels at S >= 230 once re-saved as JPEG, while the
+    # 5 px red outline does: the yellow is looked for at the lower saturation levels too, among bright pixels
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
+    yellow = _style((255, 255, 0), 2, "outside_left", "{id}", 0.85, "hershey_simplex", False)
+    red = _style((255, 0, 0), 5, "above", "Region {id}", 0.8, "dejavu_sans", True)
+    box = [530.0, 352.0, 622.0, 411.0]
+    drawn = _overlay(img, [(6, [257.0, 39.0, 399.0, 161.0], red), (2, box, yellow)], 77)
+    saturated = cv2.cvtColor(drawn, cv2.COLOR_RGB2HSV)[..., 1] >= 230
+    assert saturated[348:416, 526:627].sum() < CORE_MIN   # too few near-pure pixels left to make a colour
+    assert _read(drawn, 2, box)

@@ -2,10 +2,11 @@
 
 Pipeline of :func:`read_regions`:
 
-1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are); one mask per
-   colour holds the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation
-   is saturated too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or
-   black outlines are not supported.
+1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are, and bright ones
+   at the lower levels as well, for a thin outline JPEG desaturated beside thick ones); one mask per colour holds
+   the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated
+   too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines
+   are not supported.
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
    vertical lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told
    apart from the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
@@ -74,6 +75,9 @@ SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), 
 # tried in turn when a level finds no overlay colour at all
 CORE_SATS = (230, 200, 170)
 CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
+# brightness (V) of the near-pure pixels of a colour found only below the first saturation level found any: an
+# outline keeps its brightness when JPEG takes its saturation; brown roofs and soil as saturated are darker
+RESCUE_VAL = 200
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
@@ -130,17 +134,21 @@ def overlay_mask(rgb: np.ndarray) -> np.ndarray:
 def overlay_hues(hsv: np.ndarray) -> list[int]:
     """OpenCV hues (0..179) of the overlay colours: peaks of the hue histogram of near-pure pixels
     (S >= the first of CORE_SATS that finds any), each with >= CORE_MIN pixels, at least 2 * HUE_TOL apart
-    (circular)."""
-    for level in CORE_SATS:
-        hues = _hue_peaks(hsv, level)
-        if hues:
-            return hues
-    return []
+    (circular); then the peaks of the bright (V >= RESCUE_VAL) ones at the lower levels, that far from those.
+    Dev overlays (seeds 1/11/21/41/51/61/71): +5 exact regions, none lost; with all pixels at the lower levels
+    (V >= 120), +1 and 11 extra regions (hues of roofs and soil)."""
+    hues = next((found for level in CORE_SATS if (found := _hue_peaks(hsv, level))), [])
+    if hues:   # a thin outline re-saved as JPEG loses its near-pure pixels while thicker ones keep theirs
+        for level in CORE_SATS[1:]:
+            for h in _hue_peaks(hsv, level, RESCUE_VAL):
+                if len(hues) < MAX_COLOURS and all(abs((h - o + 90) % 180 - 90) > 2 * HUE_TOL for o in hues):
+                    hues.append(h)
+    return hues
 
 
-def _hue_peaks(hsv: np.ndarray, core_sat: int) -> list[int]:
-    """:func:`overlay_hues` at one saturation level."""
-    core = (hsv[..., 1] >= core_sat) & (hsv[..., 2] >= VAL_MIN)
+def _hue_peaks(hsv: np.ndarray, core_sat: int, core_val: int = VAL_MIN) -> list[int]:
+    """:func:`overlay_hues` at one saturation level (and brightness ``core_val``)."""
+    core = (hsv[..., 1] >= core_sat) & (hsv[..., 2] >= core_val)
     hist = np.bincount(hsv[..., 0][core].ravel(), minlength=180)[:180].astype(float)
     hues: list[int] = []
     while len(hues) < MAX_COLOURS:
