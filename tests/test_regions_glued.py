@@ -122,3 +122,15 @@ def test_a_filled_label_as_wide_as_its_box_glued_below_it_is_no_part_of_the_box(
     style = _style((0, 200, 100), 4, "below", "{id}", 0.995, "dejavu_sans_bold", True)
     box = [218.0, 69.0, 252.0, 164.0]
     assert _read(_overlay(img, [(11, box, style)], 89), 11, box)
+
+
+def test_a_box_is_no_label_under_another_when_the_strip_between_has_empty_rows(shared_data):
+    # box 17's bottom line (405) lies 5 px under box 3's (400), which crosses it: the strip between the two lines was
+    # taken for a label glued below a box 17 ending on box 3's line, and box 17 was cut short there; a filled label
+    # is drawn on every row, this strip is not
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = _style((0, 255, 0), 3, "below", "{id}", 0.606, "dejavu_sans", True)
+    layout = [(1, [413.0, 314.0, 544.0, 389.0], style), (10, [545.0, 271.0, 612.0, 413.0], style),
+              (17, [482.0, 330.0, 547.0, 405.0], style), (3, [392.0, 252.0, 575.0, 400.0], style)]
+    drawn = _overlay(img, layout, 67)
+    assert all(_read(drawn, rid, box) for rid, box, _ in layout)

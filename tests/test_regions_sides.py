@@ -131,3 +131,15 @@ def test_a_box_read_across_its_neighbours_side_takes_its_own_from_its_centred_la
               (16, [207.0, 65.0, 384.0, 185.0]), (10, [61.0, 95.0, 219.0, 126.0]), (17, [434.0, 386.0, 604.0, 487.0]),
               (12, [48.0, 22.0, 224.0, 71.0])]
     assert _missed(img, style, layout, 95) == []
+
+
+def test_a_box_whose_sides_run_under_its_wider_centred_label_keeps_its_bottom(shared_data):
+    # "Region 16" is wider than its box and drawn across both sides: the letters' holes cut the side lines, which
+    # go on below the label to the bottom line; the bottom was moved up to the label's top edge, as if the sides
+    # stopped there
+    from tests.test_regions_hidden import _overlay, _read, _style
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = _style((255, 0, 128), 3, "inside_center", "Region {id}", 0.867, "hershey_duplex", True)
+    box = [24.0, 10.0, 136.0, 105.0]
+    layout = [(0, [128.0, 94.0, 176.0, 233.0], style), (19, [17.0, 429.0, 164.0, 505.0], style), (16, box, style)]
+    assert _read(_overlay(img, layout, 83), 16, box)

@@ -194,8 +194,9 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
                       solid: float) -> list[tuple[list[float], float]]:
     """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
 
-    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom is a label
-    under the inner box (no renderer puts labels inside the bottom). A strip at the top is a label above the inner
+    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom drawn on
+    every row (:func:`_label_below`) is a label under the inner box (no renderer puts labels inside the bottom; a
+    label centred in a box leaves empty rows under it). A strip at the top is a label above the inner
     box or inside the top of the outer one: the true top line is the one with the longer fully drawn run of rows
     (line plus the label's padding, against the padding alone on the label's far edge). ``row_cs``: cumulative
     sums of the colour mask along rows; ``reach``: rows looked at on each side of a line for its fully drawn run
@@ -223,7 +224,7 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
         return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
 
     def split(box: list[float], t: float, o: list[float]) -> bool:
-        if inside(o, box) and drawn(box, o[3], box[3], t):            # box = inner box + label below
+        if inside(o, box) and _label_below(row_cs, box, t, o[3]):    # box = inner box + label below
             return True
         if inside(o, box) and drawn(box, box[1], o[1], t):            # label above o, or inside box's top
             return solid_run(box, box[1]) < solid_run(box, o[1])
@@ -235,19 +236,22 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
 
 
 def drop_glued_below(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
-    """Drop a box that is another one on the same sides with a label glued below it: the same top, a lower bottom,
-    the rows between the two bottoms drawn over half the width on average and every one of them drawn inside the
-    sides (a filled label as wide as the box, drawn on each row at least at its padding; a label centred in a box
-    leaves empty rows under it). Boxes closed across pairs of horizontal lines take such a label in, where those
-    across pairs of vertical lines do not (``row_cs``: cumulative sums of the colour mask along rows)."""
+    """Drop a box that is another one on the same sides and top with a label glued below it (:func:`_label_below`):
+    boxes closed across pairs of horizontal lines take such a label in, where those across pairs of vertical lines
+    do not (``row_cs``: cumulative sums of the colour mask along rows)."""
     def under(box: list[float], t: float, o: list[float]) -> bool:
-        if not (abs(o[0] - box[0]) <= DUP_TOL and abs(o[2] - box[2]) <= DUP_TOL and abs(o[1] - box[1]) <= 1
-                and o[3] < box[3] - t):
-            return False
-        lo, hi = int(round(o[3] + t / 2)) + 1, int(round(box[3] - t / 2))
-        xa, xb, r = int(round(box[0])), int(round(box[2])), int(np.ceil(t / 2))
-        share = (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
-        inside = row_cs[lo:hi, xb - r] - row_cs[lo:hi, xa + r + 1]
-        return hi - lo >= 2 and float(share.mean()) >= 0.5 and bool((inside > 0).all())
+        return (abs(o[0] - box[0]) <= DUP_TOL and abs(o[2] - box[2]) <= DUP_TOL and abs(o[1] - box[1]) <= 1
+                and o[3] < box[3] - t and _label_below(row_cs, box, t, o[3]))
 
     return [(box, t) for box, t in rects if not any(under(box, t, o) for o, _ in rects if o is not box)]
+
+
+def _label_below(row_cs: np.ndarray, box: list[float], t: float, inner_bottom: float) -> bool:
+    """The rows of ``box`` between ``inner_bottom`` and its own bottom line (outline ``t`` px) are a filled label:
+    drawn over half the width on average, and every one drawn inside the sides (at least at the label's padding;
+    a label centred in the box leaves empty rows under it)."""
+    lo, hi = int(round(inner_bottom + t / 2)) + 1, int(round(box[3] - t / 2))
+    xa, xb, r = int(round(box[0])), int(round(box[2])), int(np.ceil(t / 2))
+    share = (row_cs[lo:hi, xb + 1] - row_cs[lo:hi, xa]) / (xb - xa + 1)
+    inside = row_cs[lo:hi, xb - r] - row_cs[lo:hi, xa + r + 1]
+    return hi - lo >= 2 and float(share.mean()) >= 0.5 and bool((inside > 0).all())

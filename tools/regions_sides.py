@@ -71,7 +71,7 @@ def _far_side(m: np.ndarray, box: Box, t: float) -> float | None:
 
 def _near_side(m: np.ndarray, box: Box, t: float) -> float | None:
     """Where the right side of ``box`` belongs when its top and bottom lines both stop short of it, more than a
-    line's width before it, at a common end; None when it stays."""
+    line's width before it, at a common end, and are mostly undrawn from there on; None when it stays."""
     x1, y1, x2, y2 = box
     h = t / 2
     first, stop = int(round(x1 + h)) + 1, int(round(x2 - h))   # the columns between the sides' lines
@@ -79,8 +79,11 @@ def _near_side(m: np.ndarray, box: Box, t: float) -> float | None:
         return None
     ends = []
     for y in (y1, y2):
-        reach = _ends(_along(m, y, t, first, stop), t)
+        drawn = _along(m, y, t, first, stop)
+        reach = _ends(drawn, t)
         if not reach or reach[-1] >= stop - first - 2 - t:   # stops no more than a line (+ a blurred px) short
+            return None
+        if drawn[reach[-1] + 1:].mean() >= LINE_SHARE:   # goes on past a gap (a label's letters drawn over it)
             return None
         ends.append(first + reach[-1])
     pos = max(ends) - (t - 1) / 2   # the ends are the near side's outer edge
