@@ -66,6 +66,11 @@ def to_input(crops: Sequence[np.ndarray]) -> np.ndarray:
     return x / 127.5 - 1.0
 
 
+def is_id(digits: str) -> bool:
+    """Digits a label's number can be: renderers write ids without leading zeros ("00" is a misread "8")."""
+    return digits.isdigit() and (len(digits) == 1 or digits[0] != "0")
+
+
 def ctc_decode(logits: np.ndarray) -> list[tuple[str, float]]:
     """Greedy CTC decoding of (N, T, 1 + len(CHARSET)) logits: (digits, probability of the best path). Written here
     because the decoders of torch and torchaudio need torch at run time, which reading a label should not."""
@@ -109,7 +114,7 @@ class LabelReader:
             if self._session is None:
                 self._start()
             logits = self._session.run(None, {"image": x})[0]
-        reads = [(int(text) if text else None, text, conf) for text, conf in ctc_decode(logits)]
+        reads = [(int(text) if is_id(text) else None, text, conf) for text, conf in ctc_decode(logits)]
         return [_vote(reads[k:k + len(WINDOWS)]) for k in range(0, len(reads), len(WINDOWS))]
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tools.label_reader import is_id
 from tools.regions_geom import match_limit, placement_cost
 from tools.regions_ocr import OCR, LabelBlob
 from tools.regions_places import free_id, take_read
@@ -35,7 +36,7 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
         best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
         for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
             m = _LABEL_TEXT.fullmatch(text.strip())
-            rid = int(m.group(1)) if m else None
+            rid = int(m.group(1)) if m and is_id(m.group(1)) else None
             if not free_id(rid, reg.id, taken, allowed):
                 continue
             blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
-from tools.label_reader import READER, Read   # Read: a label's number (None: no digits), the text read, confidence
+from tools.label_reader import READER, Read, is_id   # Read: a label's number (None: no digits), the text read, confidence
 from tools.regions_geom import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
@@ -223,7 +223,8 @@ def _bgr(img: np.ndarray) -> np.ndarray:
 def _number(line: str, conf: float) -> Read:
     """The label number in a line read (its last group of digits) as a :data:`Read`; no digits: no number."""
     nums = _NUMBER.findall(_LEADING_ONE.sub(r"1\1", line))
-    return (int(nums[-1]), line, conf) if nums else (None, line, 0.0)
+    return (int(nums[-1]), line, conf) if nums and is_id(nums[-1]) else (None, line, 0.0)
+
 
 
 def _keep(text: str, whitelist: str) -> str:
@@ -285,7 +286,7 @@ def read_labels(jobs: list[tuple[np.ndarray, LabelBlob, np.ndarray | None]]) -> 
         words = [ocr_image(last_word(images[k][1])) for k in retry]
         still = []
         for k, (digits, conf) in zip(retry, OCR.read_many(words, psm, DIGITS)):
-            if _NUMBER.fullmatch(digits):
+            if _NUMBER.fullmatch(digits) and is_id(digits):
                 out[k] = (int(digits), (out[k][1] + " " + digits).strip(), conf)
             else:
                 still.append(k)
