@@ -1,12 +1,12 @@
-"""Two labels drawn side by side, read as one number (tools.regions_split). Ground truth: the boxes tools.draw
-outlined on real aerial images, in layouts where the reader lost a region on the overlay benchmark's dev draws
-(their styles)."""
+"""Two labels drawn side by side, read as one number, and a letter left beside a label (tools.regions_split).
+Ground truth: the boxes tools.draw outlined on real aerial images, in layouts where the reader lost a region on the
+overlay benchmark's dev draws (their styles)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tests.test_regions_hidden import _missed, _style
+from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.regions_ocr import LabelBlob
 from tools.regions_split import _halves
@@ -37,3 +37,16 @@ def test_halves_cut_stroke_letters_at_gaps_and_backgrounds_in_their_middle():
     text[:, 0:6] = text[:, 8:14] = text[:, 20:26] = True   # 20 px high letters, 2 and 6 px apart (least: 4 px)
     assert _halves(LabelBlob((100, 50, 126, 70), False), text) == [((100, 50, 114, 70), (120, 50, 126, 70))]
     assert _halves(LabelBlob((100, 50, 126, 70), True), text) == [((100, 50, 117, 70), (117, 50, 126, 70))]
+
+
+def test_a_one_left_beside_a_bold_eight_glued_to_the_box_is_read_with_it(shared_data):
+    # "18" left of its box: the "8", touching the box's left side, looked like a filled label with two holes and
+    # was read alone ("8"); the "1" beside it stayed a lone stroke blob that no box took
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_3.png")
+    box = [196.0, 105.0, 352.0, 200.0]
+    layout = [(7, [358.0, 16.0, 546.0, 67.0],
+               _style((0, 255, 255), 4, "inside_top_left", "{id}", 0.8906361679597193, "dejavu_sans", False)),
+              (18, box, _style((255, 0, 0), 5, "outside_left", "{id}", 0.9211574147849229, "dejavu_sans", False)),
+              (19, [192.0, 412.0, 303.0, 475.0], _style((0, 255, 255), 3, "outside_left", "Region {id}",
+                                                       0.6923454458314615, "dejavu_sans_bold", True, BLACK))]
+    assert _read(_overlay(img, layout, 83), 18, box)

@@ -78,7 +78,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     _join_cut_backgrounds(filled, strokes, outlines)
-    letters = [b for b in filled if _next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
+    letters = [b for b in filled if next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
     filled = [b for b in filled if b not in letters]
     blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
     pieces = strokes + letters
@@ -155,7 +155,7 @@ def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], out
                 strokes.remove(s)
 
 
-def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:
+def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
     (height ratio within GLYPH_HEIGHT, overlapping vertically), at most GLYPH_GAP x its height to the side (``tol``
     px of overlap allowed): the next letter of one word."""
@@ -173,7 +173,7 @@ def _next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol
 
 def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
     """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright rectangle,
-    next to a stroke letter (:func:`_next_letter`; the rectangle's outer edges are its centre line plus half the
+    next to a stroke letter (:func:`next_letter`; the rectangle's outer edges are its centre line plus half the
     outline's thickness); or drawn inside a label: the edges of its letters and background close rectangles (a
     background cut by them may no longer look filled), and a box under a label would be hidden by it (a
     blob taller than a label, LABEL_MAX_H, may be outlines and letters run together)."""
@@ -183,7 +183,7 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
     def letter(b: list[float], t: float) -> bool:
         outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
         grown = [(x1 - t, y1 - t, x2 + t, y2 + t) for x1, y1, x2, y2 in labels]
-        return _next_letter(outer, strokes, t) or any(within(outer, g) or _under(outer, g) for g in grown)
+        return next_letter(outer, strokes, t) or any(within(outer, g) or _under(outer, g) for g in grown)
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
 

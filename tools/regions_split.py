@@ -1,11 +1,16 @@
-"""Two labels drawn side by side and read as one number ("19" above one box, "17" just right of it above the next,
+"""Labels whose letters were grouped wrong.
+
+Two labels drawn side by side and read as one number ("19" above one box, "17" just right of it above the next,
 read "1917"): the letters of neighbouring labels lie closer than the word gap that joins a label's own words
 (:data:`tools.regions_labels.WORD_JOIN`), so they form one label blob. Such a blob is split at a gap in its letters
 when the other part sits beside another box just as the own part sits beside its box (a renderer draws every label
-of an image alike), and the two parts read as the two halves of the whole read.
+of an image alike), and the two parts read as the two halves of the whole read
+(:func:`split_side_by_side`). Gaps alone cannot tell: the digits of one number lie up to 0.6 letter heights apart
+(Hershey's "11"), two labels' letters as little as their two paddings (4 px).
 
-Gaps alone cannot tell: the digits of one number lie up to 0.6 letter heights apart (Hershey's "11"), two labels'
-letters as little as their two paddings (4 px). Boxes are (x1, y1, x2, y2) px.
+A letter left on its own beside a read label is read with it (:func:`join_lone_letters`).
+
+Boxes are (x1, y1, x2, y2) px.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, true_runs
+from tools.regions_labels import next_letter
 from tools.regions_ocr import LabelBlob, read_pictures, text_mask
 
 if TYPE_CHECKING:
@@ -118,3 +124,29 @@ def _halves(blob: LabelBlob, text: np.ndarray) -> list[tuple[Part, Part]]:
         cut_l, cut_r = ((a + b) // 2, (a + b) // 2) if blob.filled else (a, b)
         out.append(((x1, y1, x1 + cut_l, y2), (x1 + cut_r, y1, x2, y2)))
     return out
+
+
+def join_lone_letters(rgb: np.ndarray, regions: list[Region], blobs: Sequence[LabelBlob],
+                      allowed: set[int] | None) -> list[Region]:
+    """A read label with a stroke letter beside it that no box took (:func:`tools.regions_labels.next_letter`:
+    the "1" of an "18" whose "8", glued to the box's side, looked like a filled label) is read again off the
+    picture over both; that read stands when it is an id the caller allows that no other box holds and whose
+    digits hold the first read's."""
+    taken = {tuple(r.label_box) for r in regions if r.label_box is not None}
+    lone = [list(b.box) for b in blobs if not b.filled and tuple(b.box) not in taken]
+    jobs = []
+    for reg in regions:
+        if reg.id < 0 or reg.label_box is None or not lone:
+            continue
+        side = [b for b in lone if next_letter(b, [list(reg.label_box)])]
+        if side:
+            x1, y1, x2, y2 = np.array(side + [list(reg.label_box)]).T
+            jobs.append((reg, (int(x1.min()), int(y1.min()), int(x2.max()), int(y2.max()))))
+    ids = {r.id for r in regions if r.id >= 0}
+    for (reg, box), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])):
+        if (rid is not None and rid != reg.id and str(reg.id) in str(rid) and rid not in ids
+                and (allowed is None or rid in allowed)):
+            ids.discard(reg.id)
+            reg.relabel(rid, text, conf, box)
+            ids.add(rid)
+    return regions
