@@ -134,3 +134,17 @@ def test_a_box_is_no_label_under_another_when_the_strip_between_has_empty_rows(s
               (17, [482.0, 330.0, 547.0, 405.0], style), (3, [392.0, 252.0, 575.0, 400.0], style)]
     drawn = _overlay(img, layout, 67)
     assert all(_read(drawn, rid, box) for rid, box, _ in layout)
+
+
+def test_two_left_sides_a_few_px_apart_under_one_label_are_two_lines(shared_data):
+    # box 13's left side runs 10 px left of box 15's, both 5 px wide: the closing that finds label backgrounds
+    # joined them with "Region 13" above into one solid area, and the 3 px gap between the lines, enclosed by the
+    # boxes' tops and bottoms, counted as its letters; a hole longer than any label is tall is no letter
+    photo = sorted((shared_data / "dji_survey_dev" / "images").glob("*.JPG"))[1]
+    img = cv2.resize(load_image(photo), (1920, 1080), interpolation=cv2.INTER_AREA)
+    style = _style((255, 0, 255), 5, "above", "Region {id}", 1.070298136760088, "hershey_duplex", True)
+    box = [780.0, 148.0, 1225.0, 325.0]
+    layout = [(18, [606.0, 495.0, 1040.0, 600.0]), (7, [872.0, 662.0, 1217.0, 787.0]), (13, box),
+              (15, [790.0, 62.0, 1086.0, 331.0]), (8, [1324.0, 392.0, 1649.0, 576.0]),
+              (0, [1213.0, 804.0, 1430.0, 913.0])]
+    assert _read(_overlay(img, [(rid, b, style) for rid, b in layout], 92), 13, box)

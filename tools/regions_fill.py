@@ -9,7 +9,7 @@ import numpy as np
 
 from tools.regions_frames import FRAMED, frame_around
 from tools.regions_geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
-from tools.regions_prune import LABEL_MAX_W
+from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
@@ -45,11 +45,15 @@ def _backgrounds(u8: np.ndarray, close: int) -> Backgrounds:
 
 def _holds_letters(u8: np.ndarray, found: Backgrounds, i: int) -> bool:
     """Component ``i`` of ``found`` encloses letters: a label background does; a thick corner with a glyph glued on
-    does not."""
+    does not, nor do two parallel outlines a few px apart that the closing joined (the gap between them is a hole
+    longer than the tallest label, LABEL_MAX_H)."""
     labels, stats, _ = found
     x, y, w, h, a = stats[i]
     letters = enclosed(u8[y:y + h, x:x + w].astype(bool)) & (labels[y:y + h, x:x + w] == i)
-    return bool(letters.sum() >= MIN_LETTER_SHARE * a)
+    n, _, holes = components(letters.astype(np.uint8))
+    sizes = holes[1:n]
+    fits = np.maximum(sizes[:, cv2.CC_STAT_WIDTH], sizes[:, cv2.CC_STAT_HEIGHT]) <= LABEL_MAX_H
+    return bool(sizes[fits, cv2.CC_STAT_AREA].sum() >= MIN_LETTER_SHARE * a)
 
 
 def _filled_areas(u8: np.ndarray) -> np.ndarray:

@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
-from tools.label_reader import READER, Read, is_id   # Read: a label's number (None: no digits), the text read, confidence
+# Read: a label's number (None: no digits), the text read, confidence
+from tools.label_reader import READER, Read, is_id
 from tools.regions_geom import enclosed
 
 TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata")
