@@ -32,7 +32,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    4. An outline drawn around its own filled label, with a gap the closing of letter holes bridged, is found by
    :mod:`tools.regions_frames`.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
-   out of crossing boxes: fewest real corners first) and labels glued to an outline are dropped.
+   out of crossing boxes: fewest real corners first), one around two boxes side by side whose sides the background
+   between them breaks, and labels glued to an outline are dropped.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from tools.regions_frames import FRAMED, frame_around, framed_boxes
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
     MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, text_shift,
     true_runs)
-from tools.regions_prune import (DUP_TOL, dedupe, drop_glued_below, drop_glued_labels, drop_label_splits,
-                                explain_away)
+from tools.regions_prune import (DUP_TOL, dedupe, drop_broken, drop_glued_below, drop_glued_labels,
+                                drop_label_splits, explain_away)
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
@@ -214,7 +215,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
                      for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
-    return explain_away(dedupe(drop_glued_below(found, sums.mask[0])), thin, hidden)
+    return explain_away(dedupe(drop_broken(drop_glued_below(found, sums.mask[0]), hidden)), thin, hidden)
 
 
 def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:

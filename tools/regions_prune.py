@@ -26,6 +26,7 @@ LABEL_INK = 0.05
 # may wash a line's colour out over part of one 8 px block. Dev seeds 1/11/21/41/51: 4,449 -> 4,451 exact, 3 -> 8 px
 # gaps: 4,446 (real boxes on bright ground show 4-7 px gaps)
 SIDE_GAP = 8
+BROKEN = 4         # a side's background run this many line widths long (and SIDE_GAP px) breaks it
 
 
 def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, int], mask: np.ndarray | None = None,
@@ -117,17 +118,32 @@ def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray,
     return [rects[i] for i in alive]
 
 
-def _gapped(box: list[float], drawn: np.ndarray) -> bool:
-    """A side of ``box`` has an undrawn run of SIDE_GAP px or more along its centre line (a pixel counts as drawn
+def drop_broken(rects: list[tuple[list[float], float]], hidden: np.ndarray) -> list[tuple[list[float], float]]:
+    """Drop rectangles with a side broken by a run of background BROKEN x their line width long that hold another
+    rectangle in one of their corners (``hidden``: the colour's pixels and what may hide them): two boxes side by
+    side, their tops and bottoms about level, close one around both. (A thin line JPEG paled may show such gaps
+    too, so a broken rectangle on its own stays.)"""
+    def cornered(box: list[float], t: float) -> bool:
+        tol = t + DUP_TOL
+        return any(r is not box and any(abs(r[i] - box[i]) <= tol and abs(r[j] - box[j]) <= tol
+                                        for i in (0, 2) for j in (1, 3))
+                   and box[0] - tol <= r[0] and r[2] <= box[2] + tol and box[1] - tol <= r[1] and r[3] <= box[3] + tol
+                   for r, _ in rects)
+
+    return [(b, t) for b, t in rects if not (_gapped(b, hidden, max(SIDE_GAP, BROKEN * t)) and cornered(b, t))]
+
+
+def _gapped(box: list[float], drawn: np.ndarray, gap: float = SIDE_GAP) -> bool:
+    """A side of ``box`` has an undrawn run of ``gap`` px or more along its centre line (a pixel counts as drawn
     when ``drawn`` is set within 1 px across the line)."""
     h, w = drawn.shape
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     x1, x2, y1, y2 = max(0, x1), min(w - 1, x2), max(0, y1), min(h - 1, y2)
     for y in (y1, y2):
-        if any(b - a + 1 >= SIDE_GAP for a, b in true_runs(~drawn[max(0, y - 1):y + 2, x1:x2 + 1].any(axis=0))):
+        if any(b - a + 1 >= gap for a, b in true_runs(~drawn[max(0, y - 1):y + 2, x1:x2 + 1].any(axis=0))):
             return True
     for x in (x1, x2):
-        if any(b - a + 1 >= SIDE_GAP for a, b in true_runs(~drawn[y1:y2 + 1, max(0, x - 1):x + 2].any(axis=1))):
+        if any(b - a + 1 >= gap for a, b in true_runs(~drawn[y1:y2 + 1, max(0, x - 1):x + 2].any(axis=1))):
             return True
     return False
 
