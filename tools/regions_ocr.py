@@ -227,7 +227,6 @@ def _number(line: str, conf: float) -> Read:
     return (int(nums[-1]), line, conf) if nums and is_id(nums[-1]) else (None, line, 0.0)
 
 
-
 def _keep(text: str, whitelist: str) -> str:
     """The whitelisted characters of a recognizer's text; when only digits are allowed, the letters a digit is
     most often read as count as that digit (a lone "0" read as "O" or "。", a "1" as "l")."""

@@ -23,6 +23,7 @@ import numpy as np
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, true_runs
 from tools.regions_labels import next_letter
 from tools.regions_ocr import LabelBlob, read_pictures, text_mask
+from tools.regions_places import free_id, take_read
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -143,10 +144,7 @@ def join_lone_letters(rgb: np.ndarray, regions: list[Region], blobs: Sequence[La
             x1, y1, x2, y2 = np.array(side + [list(reg.label_box)]).T
             jobs.append((reg, (int(x1.min()), int(y1.min()), int(x2.max()), int(y2.max()))))
     ids = {r.id for r in regions if r.id >= 0}
-    for (reg, box), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])):
-        if (rid is not None and rid != reg.id and str(reg.id) in str(rid) and rid not in ids
-                and (allowed is None or rid in allowed)):
-            ids.discard(reg.id)
-            reg.relabel(rid, text, conf, box)
-            ids.add(rid)
+    for (reg, box), read in zip(jobs, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])):
+        if free_id(read[0], reg.id, ids, allowed) and read[0] != reg.id and str(reg.id) in str(read[0]):
+            take_read(reg, read, box, ids)
     return regions
