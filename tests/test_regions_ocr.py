@@ -58,7 +58,6 @@ def test_a_label_bigger_than_its_box_is_not_legible():
     assert not legible_layout([(1, [100, 100, 130, 120])], [style], (640, 480))
 
 
-
 def test_a_stroke_label_lying_on_a_line_of_its_colour_is_not_legible():
     """A bare "1" drawn in strokes along another box's vertical side of its colour vanishes into it; on a filled
     background, or in another colour, it stays readable."""
@@ -90,7 +89,6 @@ def test_the_number_of_a_region_label_counts_not_the_word():
     regions = [(1, own), (2, [stem, ly1 - 40, stem + 150, ly2 + 60])]
     assert hidden_digit_share(regions, [style] * 2, 0, (640, 480)) > 0.5
     assert not legible_layout(regions, [style] * 2, (640, 480))
-
 
 
 @pytest.mark.parametrize("digit", ["7", "4", "2"])

@@ -8,10 +8,12 @@ import dataclasses
 import cv2
 import numpy as np
 
+from tests.test_regions_hidden import _missed, _style
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import DET_THICK, SIBLING_SURE, Region, iou, read_regions
-from tools.regions_places import label_by_siblings
+from tools.regions_geom import INSIDE_TOP_LEFT, LEFT
+from tools.regions_places import _widest_read, label_by_siblings
 
 
 def _overlay(shared_data, positions: list[str]):
@@ -232,8 +234,6 @@ def test_a_label_left_of_its_box_is_read_in_a_window_its_width(shared_data):
     # a one-digit "8" left of its box, whose siblings read "11" and "14": the window sized for three digits
     # reaches past the label onto box 14's bottom line and reads no number; the narrower windows, ending at the
     # box as the label does, read it (dev draw of the overlay benchmark, seed 71)
-    from tests.test_regions_hidden import _missed, _style
-
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_4.png")
     style = _style((255, 0, 0), 5, "outside_left", "{id}", 0.5737, "dejavu_sans_bold", True)
     layout = [(14, [79.0, 81.0, 235.0, 132.0]), (11, [355.0, 275.0, 423.0, 361.0]), (8, [201.0, 122.0, 372.0, 258.0])]
@@ -241,10 +241,6 @@ def test_a_label_left_of_its_box_is_read_in_a_window_its_width(shared_data):
 
 
 def test_the_widest_window_that_reads_a_number_stands():
-    from tools.regions_places import _widest_read
-
-    from tools.regions_geom import INSIDE_TOP_LEFT, LEFT
-
     a, b = Region(-1, [100, 0, 200, 50]), Region(-1, [300, 0, 400, 50])
     jobs = [(a, (40, 0, 98, 20)), (a, (60, 0, 98, 20)), (a, (80, 0, 98, 20)), (a, (102, 2, 160, 22)),
             (b, (240, 0, 298, 20)), (b, (260, 0, 298, 20))]

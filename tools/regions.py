@@ -7,12 +7,12 @@ Pipeline of :func:`read_regions`:
    the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated
    too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines
    are not supported.
-2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of
-   vertical lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told
-   apart from the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and
-   glued labels dropped; a rectangle with nothing drawn inside is no label); each side is then checked against its
-   corners (:mod:`tools.regions_sides`: a side on another box's line moves to where the box's own lines end, a side
-   on the image border half a line in).
+2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of vertical
+   lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told apart from
+   the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and
+   :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and glued labels dropped; a rectangle with
+   nothing drawn inside is no label); each side is then checked against its corners (:mod:`tools.regions_sides`: a
+   side on another box's line moves to where the box's own lines end, a side on the image border half a line in).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
@@ -33,16 +33,16 @@ Pipeline of :func:`read_regions`:
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
    that box the label (:func:`tools.regions_places.labels_as_boxes`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
-5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label
-   is read off the picture where the image's read labels sit beside their own boxes, or inside the top-left
-   corner where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read
-   stands); a letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read
-   with the label it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text
-   detector looks at a crop around each unlabeled box; a number is taken where a
-   label of that box goes (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that
-   read it and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled
-   box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close
-   with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
+5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
+   read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
+   where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
+   letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
+   it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text detector looks at
+   a crop around each unlabeled box; a number is taken where a label of that box goes
+   (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that read it
+   and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled box in an
+   unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close with that
+   box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
 """
 
 from __future__ import annotations
@@ -138,28 +138,29 @@ def overlay_hues(hsv: np.ndarray) -> list[int]:
     (circular); then the peaks of the bright (V >= RESCUE_VAL) ones at the lower levels, that far from those.
     Dev overlays (seeds 1/11/21/41/51/61/71): +5 exact regions, none lost; with all pixels at the lower levels
     (V >= 120), +1 and 11 extra regions (hues of roofs and soil)."""
-    hues = next((found for level in CORE_SATS if (found := _hue_peaks(hsv, level))), [])
+    near_pure = (hsv[..., 1] >= CORE_SATS[-1]) & (hsv[..., 2] >= VAL_MIN)   # one pass over the image
+    hue, sat, val = (hsv[..., k][near_pure] for k in range(3))
+    hues = next((found for level in CORE_SATS if (found := _hue_peaks(hue[sat >= level]))), [])
     if hues:   # a thin outline re-saved as JPEG loses its near-pure pixels while thicker ones keep theirs
         for level in CORE_SATS[1:]:
-            for h in _hue_peaks(hsv, level, RESCUE_VAL):
+            for h in _hue_peaks(hue[(sat >= level) & (val >= RESCUE_VAL)]):
                 if len(hues) < MAX_COLOURS and all(abs((h - o + 90) % 180 - 90) > 2 * HUE_TOL for o in hues):
                     hues.append(h)
     return hues
 
 
-def _hue_peaks(hsv: np.ndarray, core_sat: int, core_val: int = VAL_MIN) -> list[int]:
-    """:func:`overlay_hues` at one saturation level (and brightness ``core_val``)."""
-    core = (hsv[..., 1] >= core_sat) & (hsv[..., 2] >= core_val)
-    hist = np.bincount(hsv[..., 0][core].ravel(), minlength=180)[:180].astype(float)
-    hues: list[int] = []
-    while len(hues) < MAX_COLOURS:
+def _hue_peaks(hues: np.ndarray) -> list[int]:
+    """Peaks of the histogram of ``hues`` (OpenCV hues of near-pure pixels, :func:`overlay_hues`)."""
+    hist = np.bincount(hues, minlength=180)[:180].astype(float)
+    found: list[int] = []
+    while len(found) < MAX_COLOURS:
         h = int(np.argmax(hist))
         if hist[h] < CORE_MIN:
             break
-        hues.append(h)
+        found.append(h)
         d = np.abs((np.arange(180) - h + 90) % 180 - 90)
         hist[d <= 2 * HUE_TOL] = 0
-    return hues
+    return found
 
 
 def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:

@@ -27,10 +27,9 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    transposed), for boxes the vertical pass misses: a small box whose label's letters touch both its left and
    right sides, a box whose bottom line is half hidden under another colour's line or measures thinner than its
    sides (JPEG widens a red line on a dark picture across more than along); a box sharing its top and bottom with
-   one found upright is a label glued beside that box, one that is a box found upright with its filled label
-   glued below taken in is that box (:func:`tools.regions_prune.drop_glued_below`), and duplicates go in step
-   4. An outline drawn around its own filled label, with a gap the closing of letter holes bridged, is found by
-   :mod:`tools.regions_frames`.
+   one found upright is a label glued beside that box, a box with its filled label glued below taken in is that
+   box (:func:`tools.regions_prune.drop_glued_below`), and duplicates go in step 4. An outline drawn around its
+   own filled label, with a gap the closing of letter holes bridged, is found by :mod:`tools.regions_frames`.
 4. :mod:`tools.regions_prune`: duplicates, rectangles whose outline other rectangles already explain (a piece cut
    out of crossing boxes: fewest real corners first), one around two boxes side by side whose sides the background
    between them breaks, and labels glued to an outline are dropped.

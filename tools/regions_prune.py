@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.regions_geom import inside_outline, match_limit, placement_cost, true_runs
+from tools.regions_geom import inside_outline, match_limit, placement_cost, true_runs, within
 
 UNIQUE_MIN = 0.2   # least share of a box's drawn outline that no other box explains
 CORE = 3           # px, width of the outline band compared between boxes
@@ -125,9 +125,8 @@ def drop_broken(rects: list[tuple[list[float], float]], hidden: np.ndarray) -> l
     too, so a broken rectangle on its own stays.)"""
     def cornered(box: list[float], t: float) -> bool:
         tol = t + DUP_TOL
-        return any(r is not box and any(abs(r[i] - box[i]) <= tol and abs(r[j] - box[j]) <= tol
-                                        for i in (0, 2) for j in (1, 3))
-                   and box[0] - tol <= r[0] and r[2] <= box[2] + tol and box[1] - tol <= r[1] and r[3] <= box[3] + tol
+        return any(r is not box and within(r, box, -tol)
+                   and any(abs(r[i] - box[i]) <= tol and abs(r[j] - box[j]) <= tol for i in (0, 2) for j in (1, 3))
                    for r, _ in rects)
 
     return [(b, t) for b, t in rects if not (_gapped(b, hidden, max(SIDE_GAP, BROKEN * t)) and cornered(b, t))]
@@ -210,9 +209,8 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
                       solid: float) -> list[tuple[list[float], float]]:
     """Among boxes on the same two vertical lines, drop those made by a filled label's edge.
 
-    Two such boxes that differ by a mostly drawn strip are one box and its label. A strip at the bottom drawn on
-    every row (:func:`_label_below`) is a label under the inner box (no renderer puts labels inside the bottom; a
-    label centred in a box leaves empty rows under it). A strip at the top is a label above the inner
+    Two such boxes that differ by a mostly drawn strip are one box and its label (a strip at the bottom:
+    :func:`drop_glued_below`, run over the boxes of both passes). A strip at the top is a label above the inner
     box or inside the top of the outer one: the true top line is the one with the longer fully drawn run of rows
     (line plus the label's padding, against the padding alone on the label's far edge). ``row_cs``: cumulative
     sums of the colour mask along rows; ``reach``: rows looked at on each side of a line for its fully drawn run
@@ -240,8 +238,6 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
         return b[1] <= a[1] + 1 and b[3] >= a[3] - 1
 
     def split(box: list[float], t: float, o: list[float]) -> bool:
-        if inside(o, box) and _label_below(row_cs, box, t, o[3]):    # box = inner box + label below
-            return True
         if inside(o, box) and drawn(box, box[1], o[1], t):            # label above o, or inside box's top
             return solid_run(box, box[1]) < solid_run(box, o[1])
         if inside(box, o) and drawn(box, o[1], box[1], t):
@@ -252,9 +248,9 @@ def drop_label_splits(rects: list[tuple[list[float], float]], row_cs: np.ndarray
 
 
 def drop_glued_below(rects: list[tuple[list[float], float]], row_cs: np.ndarray) -> list[tuple[list[float], float]]:
-    """Drop a box that is another one on the same sides and top with a label glued below it (:func:`_label_below`):
-    boxes closed across pairs of horizontal lines take such a label in, where those across pairs of vertical lines
-    do not (``row_cs``: cumulative sums of the colour mask along rows)."""
+    """Drop a box that is another one on the same sides and top with a label glued below it (:func:`_label_below`;
+    no renderer puts labels inside a box's bottom): a filled label as wide as its box runs on its sides, so a
+    rectangle closes at the label's bottom edge (``row_cs``: cumulative sums of the colour mask along rows)."""
     def under(box: list[float], t: float, o: list[float]) -> bool:
         return (abs(o[0] - box[0]) <= DUP_TOL and abs(o[2] - box[2]) <= DUP_TOL and abs(o[1] - box[1]) <= 1
                 and o[3] < box[3] - t and _label_below(row_cs, box, t, o[3]))
