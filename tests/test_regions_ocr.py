@@ -142,6 +142,24 @@ def test_unread_labels_are_taken_from_the_detector_only_where_a_label_of_that_bo
     assert label_by_detection(drawn, [Region(-1, box, "", 0.0)], {3, 4}, 3.0)[0].id == -1   # not an expected id
 
 
+def test_nested_unlabeled_boxes_share_one_detector_run(forest_rgb, monkeypatch):
+    """A duplicate box a few px inside another searches about the same crop: the detector runs once, and the
+    label found serves the box it belongs to (the inner copy then finds its id taken)."""
+    style = RegionStyle(color=(0, 255, 255), line_width=2, label_format="{id}", label_position="above",
+                        label_background=True, label_color=(0, 0, 0), font="dejavu_sans")
+    box, inner, far = [120.0, 160.0, 260.0, 280.0], [126.0, 166.0, 254.0, 274.0], [300.0, 300.0, 380.0, 380.0]
+    drawn = draw_regions(forest_rgb, [(12, box)], [style])
+    ocr = Ocr()
+    crops = []
+    real = ocr.find_lines
+    monkeypatch.setattr(ocr, "find_lines", lambda rgb: crops.append(rgb.shape) or real(rgb))
+    monkeypatch.setattr("tools.regions_detect.OCR", ocr)
+    found = label_by_detection(drawn, [Region(-1, box, "", 0.0), Region(-1, inner, "", 0.0),
+                                       Region(-1, far, "", 0.0)], None, 3.0)
+    assert [r.id for r in found] == [12, -1, -1], found
+    assert len(crops) == 2, crops    # the box and the far one; the inner copy reused the box's lines
+
+
 def test_an_unsure_read_is_replaced_by_a_sure_detection_and_an_equal_one_confirms_it(forest_rgb):
     style = RegionStyle(color=(0, 255, 255), line_width=2, label_format="{id}", label_position="above",
                         label_background=True, label_color=(0, 0, 0), font="dejavu_sans")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tools.label_reader import is_id
-from tools.regions_geom import match_limit, placement_cost
+from tools.regions_geom import iou, match_limit, placement_cost, within
 from tools.regions_ocr import OCR, LabelBlob
 from tools.regions_places import free_id, take_read
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
+SAME_CROP = 0.7              # IoU above which two boxes' search crops are one: the first crop's text lines serve both
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
 
@@ -30,16 +31,17 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
     the outline width assumed when placing a detected label."""
     taken = {r.id for r in regions if r.id >= 0}
     h, w = rgb.shape[:2]
+    searched: list[tuple[tuple[int, int, int, int], list[tuple[str, float, tuple[int, int, int, int]]]]] = []
     for reg in (r for r in regions if r.id < 0 or r.confidence < DET_RECHECK):
         x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
-        cx1, cy1, cx2, cy2 = max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD)
+        crop = (max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD))
         best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
-        for text, conf, (a, b, c, d) in OCR.find_lines(rgb[cy1:cy2, cx1:cx2]):
+        for text, conf, box in _text_lines(rgb, crop, searched):
             m = _LABEL_TEXT.fullmatch(text.strip())
             rid = int(m.group(1)) if m and is_id(m.group(1)) else None
             if not free_id(rid, reg.id, taken, allowed):
                 continue
-            blob = LabelBlob((a + cx1, b + cy1, c + cx1, d + cy1), True)
+            blob = LabelBlob(box, True)
             costs = [placement_cost(blob.box, o.bbox, thick, (w, h)) for o in regions]
             own = costs[regions.index(reg)]
             if own <= match_limit(blob.box) and own <= min(costs) and (best is None or own < best[0]):
@@ -51,3 +53,19 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
             continue
         take_read(reg, best[1:4], best[4], taken)
     return regions
+
+
+def _text_lines(rgb: np.ndarray, crop: tuple[int, int, int, int],
+                searched: list[tuple[tuple[int, int, int, int], list[tuple[str, float, tuple[int, int, int, int]]]]]
+                ) -> list[tuple[str, float, tuple[int, int, int, int]]]:
+    """The text detector's lines (text, confidence, image px box) in ``crop`` (x1, y1, x2, y2); a crop about the
+    same as one in ``searched`` (IoU > SAME_CROP: nested or duplicate boxes) takes that crop's lines lying in it
+    instead of running the detector again (~0.08 s a crop)."""
+    for done, lines in searched:
+        if iou(done, crop) > SAME_CROP:
+            return [ln for ln in lines if within(ln[2], crop, margin=-2)]
+    x1, y1, x2, y2 = crop
+    lines = [(text, conf, (a + x1, b + y1, c + x1, d + y1))
+             for text, conf, (a, b, c, d) in OCR.find_lines(rgb[y1:y2, x1:x2])]
+    searched.append((crop, lines))
+    return lines
