@@ -89,3 +89,32 @@ def test_two_boxes_side_by_side_with_tops_about_level_close_no_box_around_both(s
               (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]), (2, [260.0, 308.0, 443.0, 406.0]),
               (1, [23.0, 367.0, 179.0, 474.0])]
     assert 11 not in _missed(img, style, layout, 87)
+
+
+def test_two_boxes_drawn_edge_to_edge_are_two_boxes_not_one_with_a_divider(shared_data):
+    # boxes 14 and 20 share their 4 px sides (603 and 604): their outer lines close a rectangle around both that
+    # explains box 20's outline away, in the image and at its right border (dev seed 1, overlay 194); the line
+    # between them stops at the outline at both ends, so the rectangle around both goes
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
+    style = _style((255, 0, 128), 4, "below", "{id}", 0.6569504587784215, "dejavu_sans", False)
+    for shift in (0.0, -300.0):
+        layout = [(20, [604.0 + shift, 371.0, 639.0 + shift, 456.0]), (14, [547.0 + shift, 367.0, 603.0 + shift, 460.0])]
+        assert _missed(img, style, layout, 80) == [], shift
+
+
+def test_a_line_that_runs_on_past_a_box_or_stops_short_of_its_side_divides_no_box():
+    from tools.regions_prune import drop_split_unions
+
+    mask = np.zeros((200, 300), bool)
+    whole, left, right = [50.0, 50.0, 250.0, 150.0], [50.0, 50.0, 150.0, 150.0], [150.0, 50.0, 250.0, 150.0]
+    for x1, y1, x2, y2 in (whole, left, right):
+        mask[int(y1) - 1:int(y1) + 2, int(x1):int(x2) + 1] = mask[int(y2) - 1:int(y2) + 2, int(x1):int(x2) + 1] = True
+        mask[int(y1):int(y2) + 1, int(x1) - 1:int(x1) + 2] = mask[int(y1):int(y2) + 1, int(x2) - 1:int(x2) + 2] = True
+    rects = [(whole, 3.0), (left, 3.0), (right, 3.0)]
+    assert [b for b, _ in drop_split_unions(rects, mask, mask)] == [left, right]      # two boxes edge to edge
+    crossing = mask.copy()
+    crossing[20:50, 149:152] = True                                                     # the line runs on above
+    assert [b for b, _ in drop_split_unions(rects, crossing, crossing)] == [whole, left, right]
+    short = mask.copy()
+    short[51:60, 149:152] = False                                                       # it stops short of the top
+    assert [b for b, _ in drop_split_unions(rects, short, short)] == [whole, left, right]

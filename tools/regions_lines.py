@@ -49,7 +49,7 @@ from tools.regions_geom import (  # noqa: F401 - iou re-exported
     MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, text_shift,
     true_runs)
 from tools.regions_prune import (DUP_TOL, dedupe, drop_broken, drop_glued_below, drop_glued_labels,
-                                drop_label_splits, explain_away)
+                                drop_label_splits, drop_split_unions, explain_away)
 
 MIN_RUN = 10      # px, shortest straight run kept as a line piece
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
@@ -214,7 +214,8 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
     sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
     found = found + [(box, t) for b, t in sideways
                      for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
-    return explain_away(dedupe(drop_broken(drop_glued_below(found, sums.mask[0]), hidden)), thin, hidden)
+    found = drop_broken(drop_glued_below(found, sums.mask[0]), hidden)
+    return explain_away(dedupe(drop_split_unions(found, mask, thin)), thin, hidden)
 
 
 def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:

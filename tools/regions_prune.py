@@ -26,6 +26,8 @@ LABEL_INK = 0.05
 # may wash a line's colour out over part of one 8 px block. Dev seeds 1/11/21/41/51: 4,449 -> 4,451 exact, 3 -> 8 px
 # gaps: 4,446 (real boxes on bright ground show 4-7 px gaps)
 SIDE_GAP = 8
+DIVIDER_COVER = 0.85  # least drawn share along a line across a box for it to divide the box
+REACHES = 4           # px next to each side over which such a line is drawn whole: it reaches that side
 BROKEN = 4         # a side's background run this many line widths long (and SIDE_GAP px) breaks it
 
 
@@ -130,6 +132,47 @@ def drop_broken(rects: list[tuple[list[float], float]], hidden: np.ndarray) -> l
                    for r, _ in rects)
 
     return [(b, t) for b, t in rects if not (_gapped(b, hidden, max(SIDE_GAP, BROKEN * t)) and cornered(b, t))]
+
+
+def drop_split_unions(rects: list[tuple[list[float], float]], mask: np.ndarray,
+                      thin: np.ndarray) -> list[tuple[list[float], float]]:
+    """Drop a rectangle with four clean corners that two others tile, sharing a line of its own (``thin``: the
+    colour's pixels off filled labels, drawn along DIVIDER_COVER of it) that stops at its outline at both ends: two
+    boxes drawn edge to edge (neighbouring objects), whose outer lines close a third rectangle around both. A line
+    running on past the outline is another box's side crossing one box, which cuts pieces out of it instead, and a
+    crossing box leaves corners that are no corners (``mask``: the colour's pixels)."""
+    def tiled(box: list[float], t: float, upright: bool) -> bool:
+        a, b = (0, 2) if upright else (1, 3)      # the axis the divider splits
+        c, d = (1, 3) if upright else (0, 2)
+        tol = t + DUP_TOL
+        level = [r for r, _ in rects if r is not box and abs(r[c] - box[c]) <= tol and abs(r[d] - box[d]) <= tol]
+        return any(abs(p[a] - box[a]) <= tol and abs(q[b] - box[b]) <= tol and abs(p[b] - q[a]) <= tol
+                   and box[a] + tol < p[b] < box[b] - tol and _divides(box, (p[b] + q[a]) / 2, t, upright, mask, thin)
+                   for p in level for q in level if q is not p)
+
+    return [(b, t) for b, t in rects
+            if not ((tiled(b, t, True) or tiled(b, t, False)) and _clean_corners(b, t, mask) == 4)]
+
+
+def _divides(box: list[float], at: float, thick: float, upright: bool, mask: np.ndarray, thin: np.ndarray) -> bool:
+    """The line at ``at`` (x when ``upright``, else y) across ``box`` is drawn (``thin``, within 1 px) along
+    DIVIDER_COVER of it, reaches both sides (drawn whole over REACHES px next to each) and ends there: the mask is
+    mostly undrawn from 2 to 4 px past the outline's line along it (the image border counts as undrawn)."""
+    m, th = (mask, thin) if upright else (mask.T, thin.T)
+    x1, y1, x2, y2 = box if upright else (box[1], box[0], box[3], box[2])
+    h, w = m.shape
+    x, r = int(round(at)), int(np.ceil(thick / 2))
+    cols = slice(max(0, x - 1), min(w, x + 2))
+    rows = slice(max(0, int(round(y1)) + r), max(0, int(round(y2)) - r))
+    inner, ends = th[rows, cols].any(axis=1), m[rows, cols].any(axis=1)
+    if inner.size < 2 * REACHES or inner.mean() < DIVIDER_COVER or not (ends[:REACHES].all() and ends[-REACHES:].all()):
+        return False   # a line ending short of a side is a side of a box inside, not a divider
+    for y, dy in ((y1, -1), (y2, 1)):
+        ys = int(round(y)) + dy * np.arange(r + 2, r + 5)
+        ys = ys[(ys > 0) & (ys < h - 1)]
+        if ys.size and m[ys, cols].mean() >= 0.5:
+            return False
+    return True
 
 
 def _gapped(box: list[float], drawn: np.ndarray, gap: float = SIDE_GAP) -> bool:
