@@ -136,3 +136,18 @@ def test_a_box_whose_sides_run_under_its_wider_centred_label_keeps_its_bottom(sh
     style = style_of((255, 0, 128), 3, "inside_center", "Region {id}", 0.867, "hershey_duplex", True)
     layout = [(0, [128.0, 94.0, 176.0, 233.0]), (19, [17.0, 429.0, 164.0, 505.0]), (16, [24.0, 10.0, 136.0, 105.0])]
     assert 16 not in _missed(img, style, layout, 83)
+
+
+def test_a_box_drawn_up_to_the_image_border_has_its_side_just_beyond_it(shared_data):
+    # boxes around objects the frame cuts end one px past the last column or row: that side is not drawn at all (a
+    # 2 px line there leaves nothing in the image). Box 8 ends at x = 640 of a 640 px wide image (dev seed 1,
+    # overlay 197); box 12, 8 px below the top border, keeps its top (its sides do not run into the border)
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_90_0_07333.jpg")
+    style = style_of((255, 255, 0), 2, "below", "Region {id}", 0.6966202672713673, "hershey_duplex", False)
+    assert _missed(img, style, [(8, [606.0, 84.0, 640.0, 120.0]), (12, [493.0, 8.0, 576.0, 63.0])], 66) == []
+    # boxes 13 and 15 end at y = 400 of a 400 px high image, boxes 7 and 4 start at x = 1 (dev seed 21, overlay 12)
+    forest = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    style = style_of((0, 255, 0), 2, "above", "Region {id}", 0.6081961202365838, "hershey_simplex", False)
+    layout = [(13, [49.0, 377.0, 75.0, 400.0]), (17, [239.0, 306.0, 279.0, 342.0]), (19, [53.0, 69.0, 96.0, 117.0]),
+              (15, [292.0, 367.0, 337.0, 400.0]), (7, [1.0, 13.0, 39.0, 62.0]), (4, [1.0, 218.0, 41.0, 254.0])]
+    assert _missed(forest, style, layout, 60) == []

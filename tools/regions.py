@@ -61,7 +61,8 @@ from tools.regions_geom import iou, match_limit, occluders, placement, placement
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
-from tools.regions_lines import MIN_RUN, find_rectangles
+from tools.regions_lines import find_rectangles
+from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,

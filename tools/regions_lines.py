@@ -9,7 +9,9 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    (that removes filled label backgrounds and crossing horizontal lines); per piece the thickness is the median
    width over its rows, so a letter stroke touching the line does not move it. Horizontal pieces likewise. A long
    solid vertical band up to two lines thick is two sides drawn against each other (neighbouring boxes): a line at
-   each of its edges. Nothing beyond the image counts as drawn (a line along the border stays thin).
+   each of its edges. Nothing beyond the image counts as drawn (a line along the border stays thin); but a box
+   drawn up to the border has its side just beyond it, out of sight: a rim line there pairs as a side (everything
+   beyond the image counting as hidden) where the lines crossing it run into the border.
 2. For every pair of vertical lines, the rows drawn across the pair (>= SIDE_COVER of the span, both corners
    drawn) form bands; a band thicker than the line is a line glued to a filled label, and the line is the end of
    the band with the longer fully drawn run (the label's text leaves holes, the line does not). A band thinner
@@ -37,21 +39,21 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 import cv2
 import numpy as np
 
 from tools.regions_fill import filled_areas
-from tools.regions_frames import FRAMED, frame_around, framed_boxes
+from tools.regions_frames import framed_boxes
 from tools.regions_geom import (  # noqa: F401 - iou re-exported
-    MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, open_rect, text_shift,
+    MAX_LINE, MaskSums, components, drawn_extent, inner_ring_drawn, interior_drawn, iou, text_shift,
     true_runs)
+from tools.regions_pieces import (MIN_RUN, RIM, Line, at_border, clipped_centre, cluster, line_pieces, meets_rims,
+                                 rim_lines)
 from tools.regions_prune import (DUP_TOL, dedupe, drop_broken, drop_glued_below, drop_glued_labels,
                                 drop_label_splits, drop_split_unions, explain_away)
 
-MIN_RUN = 10      # px, shortest straight run kept as a line piece
 SIDE_COVER = 0.85  # share of each side that must be drawn (this colour or another one on top)
 SOLID = 0.95      # share of a row that counts as fully drawn
 OWN_COVER = 0.5   # share of a top or bottom side drawn in the box's own colour (the rest may be hidden by others)
@@ -59,75 +61,6 @@ INTERIOR_MAX = 0.5  # most of a box's inside drawn in its colour
 RING_MAX = 0.3    # most drawn share (median over sides) of the ring inside an outline, labels left out
 LEFT_SHIFT = 2      # px, text offset towards a label's right that marks a side merged on its left (a thin line)
 LABEL_RING_MAX = 0.6  # the same with filled labels counted (a label covers at most two sides)
-
-
-@dataclasses.dataclass
-class Line:
-    """One straight line: centre across it (y if horizontal, x if vertical), thickness and piece extents (px)."""
-
-    pos: float
-    thick: float
-    spans: list[tuple[float, float]]
-
-
-def line_pieces(mask: np.ndarray, vertical: bool, merged: bool = False) -> list[Line]:
-    """Straight pieces along one axis (see module docstring, step 1), colinear pieces merged. ``merged``: also the
-    two lines of each band where parallel lines drawn against each other merged (:func:`_merged_pairs`)."""
-    m = mask.T if vertical else mask          # work on horizontal lines of ``m``
-    u8 = m.astype(np.uint8)
-    across = open_rect(u8, (MAX_LINE + 1, 1))  # thick vertical runs
-    along = open_rect(u8 & (1 - across), (1, MIN_RUN))
-    # outer contours are 8-connected components as connectedComponentsWithStats finds them, at a tenth of its cost
-    # on a 1080p mask; a piece's pixels are those of ``along`` inside its contour (pieces hold no others)
-    contours, _ = cv2.findContours(along, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    pieces = []
-    for contour in contours:
-        x, y, w, h = cv2.boundingRect(contour)
-        if w < MIN_RUN or h > 3 * MAX_LINE:
-            continue
-        inside = np.zeros((h, w), np.uint8)
-        cv2.drawContours(inside, [contour], 0, 1, thickness=cv2.FILLED, offset=(-x, -y))
-        sub = (inside & along[y:y + h, x:x + w]) > 0
-        widths = sub.sum(axis=0)                              # thickness per column along the line
-        cols = widths > 0
-        rows = np.arange(h)[:, None]
-        centres = (sub * rows).sum(axis=0)[cols] / widths[cols]
-        thick = float(np.median(widths[cols]))
-        if thick <= MAX_LINE:
-            pieces.append(Line(float(y + np.median(centres)), thick, [(float(x), float(x + w - 1))]))
-    if merged and pieces:
-        pieces += _merged_pairs(across, float(np.median([ln.thick for ln in pieces])))
-    return _cluster(pieces)
-
-
-def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
-    """Two parallel lines drawn so close that they merge into one band thicker than MAX_LINE (the sides of
-    neighbouring boxes): a line of the colour's usual thickness at each edge of a long, solid band (``across``:
-    the thick runs of the mask, lines along its rows)."""
-    band = open_rect(across, (1, 3 * MAX_LINE))
-    if not band.any():
-        return []
-    n, _, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
-    half = (thick - 1) / 2
-    out = []
-    for x, y, w, h, a in stats[1:n]:
-        if MAX_LINE < h <= 2 * MAX_LINE + 2 and a >= 0.9 * w * h:
-            span = [(float(x), float(x + w - 1))]
-            out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, span)]
-    return out
-
-
-def _cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
-    """Merge pieces of one line (centres within ``tol`` px of the first piece), keeping each piece's extent."""
-    out: list[Line] = []
-    for ln in sorted(lines, key=lambda l: l.pos):
-        if out and ln.pos - out[-1].pos <= tol:
-            last = out[-1]
-            k = len(last.spans)
-            out[-1] = Line((last.pos * k + ln.pos) / (k + 1), max(last.thick, ln.thick), last.spans + ln.spans)
-        else:
-            out.append(ln)
-    return out
 
 
 def _band_centres(cover: np.ndarray, a: int, b: int, thick: float,
@@ -199,27 +132,37 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     if extent is None:
         return []
     x0, y0, roi = extent
-    found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi])
+    rims = (x0 == 0, y0 == 0, roi[1].stop >= mask.shape[1], roi[0].stop >= mask.shape[0])
+    found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi], rims)
     found = [([b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0], t) for b, t in found]
     return drop_glued_labels(found, (mask.shape[1], mask.shape[0]), mask, filled)
 
 
-def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray,
-                occluded: np.ndarray | None) -> list[tuple[list[float], float]]:
+def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded: np.ndarray | None,
+                rims: tuple[bool, bool, bool, bool] = (False,) * 4) -> list[tuple[list[float], float]]:
     """:func:`find_rectangles` within a crop, before glued labels are dropped: boxes closed across pairs of
-    vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3)."""
+    vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3). ``rims``: which of the
+    crop's left, top, right and bottom edges are the image's border (see :func:`_rim_lines`)."""
     thin = (mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))   # off the filled labels
     hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
     if occluded is not None:
         hidden |= occluded
+    left, top, right, bottom = (RIM if r else 0 for r in rims)
+    if any(rims):   # beyond the image, everything counts as hidden
+        pad = ((top, bottom), (left, right))
+        mask, filled, thin = np.pad(mask, pad), np.pad(filled, pad), np.pad(thin, pad)
+        hidden = np.pad(hidden, pad, constant_values=True)
     sums = MaskSums.of(mask, hidden, thin)
-    found = _paired(mask, min_side, filled, thin, sums, upright=True)
-    found += framed_boxes(mask, filled)
-    sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False)
-    found = found + [(box, t) for b, t in sideways
-                     for box in [[b[1], b[0], b[3], b[2]]] if not _glued_beside(box, found)]
+    pads = (left, top, right, bottom)
+    found = _paired(mask, min_side, filled, thin, sums, upright=True, rims=pads)
+    found = [(b, t) for b, t in found if meets_rims(b, mask, pads)] + framed_boxes(mask, filled)
+    sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False,
+                       rims=(top, left, bottom, right))
+    found = found + [(box, t) for b, t in sideways for box in [[b[1], b[0], b[3], b[2]]]
+                     if meets_rims(box, mask, pads) and not _glued_beside(box, found)]
     found = drop_broken(drop_glued_below(found, sums.mask[0]), hidden)
-    return explain_away(dedupe(drop_split_unions(found, mask, thin)), thin, hidden)
+    found = explain_away(dedupe(drop_split_unions(found, mask, thin)), thin, hidden)
+    return [([b[0] - left, b[1] - top, b[2] - left, b[3] - top], t) for b, t in found]
 
 
 def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) -> bool:
@@ -230,24 +173,26 @@ def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) ->
 
 
 def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndarray, sums: MaskSums,
-            upright: bool) -> list[tuple[list[float], float]]:
+            upright: bool, rims: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
     """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3).
     ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask is the image's own (not
-    transposed), where labels go above and below boxes."""
+    transposed), where labels go above and below boxes; ``rims``: px of padding beyond the image on the left, top,
+    right and bottom (:func:`_rim_lines`)."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
-        xs = _cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
+        xs = cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
+    xs = cluster(xs + rim_lines(xs, mask.shape, (rims[0], rims[2])))
     if len(xs) < 2:
         return []
     found: list[tuple[list[float], float]] = []
-    cut = [_at_border(ln, mask.shape[1]) for ln in xs]   # a side cut by the border is thinner than the other
+    cut = [at_border(ln, rims[0], mask.shape[1] - 1 - rims[2]) for ln in xs]   # a side cut by the border is thinner than the other
     for i, left in enumerate(xs):
         for j, right in enumerate(xs[i + 1:], start=i + 1):
             if right.pos - left.pos < min_side:
                 continue
             pair = []
             for a, b in _side_pairs(left, right, cut[i] or cut[j]):
-                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright):
+                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright, rims):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
                     if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
@@ -308,12 +253,14 @@ def _line_on_left(drawn: np.ndarray, holes: np.ndarray) -> bool:
 
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
-                mask: np.ndarray, min_side: float, upright: bool = True) -> list[tuple[list[float], float]]:
+                mask: np.ndarray, min_side: float, upright: bool = True,
+                rims: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
     """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own).
-    ``upright``: the mask is the image's own, where a filled label glued to a line runs past the box's sides."""
+    ``upright``: the mask is the image's own, where a filled label glued to a line runs past the box's sides;
+    ``rims``: its padding beyond the image (left, top, right, bottom px)."""
     h, w = mask.shape
+    first_x, last_x, first_y, last_y = rims[0], w - 1 - rims[2], rims[1], h - 1 - rims[3]
     thick = max(_axis_thick(left), _axis_thick(right))
-    r = int(np.ceil(thick / 2))
     xa, xb = int(round(left.pos)), int(round(right.pos))
     lo = max(0, int(min(s[0] for s in left.spans + right.spans)) - 3 * MAX_LINE - 60)
     hi = min(h - 1, int(max(s[1] for s in left.spans + right.spans)) + 3 * MAX_LINE + 60)
@@ -327,7 +274,7 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
 
     own = (own_cs[rows, min(w, xb + 1)] - own_cs[rows, max(0, xa)]) / max(1, xb - xa + 1)
     good = (cover >= SIDE_COVER) & (own >= OWN_COVER) & corner(xa) & corner(xb)
-    unclipped = [ln.thick for ln in (left, right) if not _at_border(ln, w)]
+    unclipped = [ln.thick for ln in (left, right) if not at_border(ln, first_x, last_x)]
     line_t = min(unclipped) if unclipped else min(left.thick, right.thick)
 
     def height(a: int, b: int) -> float:   # a, b: band rows within ``rows``
@@ -347,7 +294,7 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
     centres = []
     for a, b in true_runs(good):
         found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own, beyond if upright else None)]
-        clipped = _clipped_centre(lo + a, lo + b, line_t, h) if not found else None
+        clipped = clipped_centre(lo + a, lo + b, line_t, first_y, last_y) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
     out = []
     for k, top in enumerate(centres):
@@ -363,23 +310,6 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
                 continue   # e.g. a side made of a filled label's edge, with no line piece of its own
             out.append(([left.pos, top, right.pos, bot], thick))
     return out
-
-
-def _at_border(line: Line, size: int) -> bool:
-    """A line cut by the image border (``size``: the image's extent across the line, px): drawn thinner than it is."""
-    return line.pos - line.thick / 2 < 1 or line.pos + line.thick / 2 > size - 2
-
-
-def _clipped_centre(a: int, b: int, thick: float, size: int) -> float | None:
-    """Centre of a line of ``thick`` px whose drawn rows a..b run into the image border (``size`` rows), which hides
-    part of it: half its thickness in from the edge it shows. None for a band away from the border."""
-    if b - a + 1 >= thick:
-        return None
-    if b == size - 1:
-        return min(a + (thick - 1) / 2, size - 1)
-    if a == 0:
-        return max(b - (thick - 1) / 2, 0.0)
-    return None
 
 
 def _column_height(mask: np.ndarray, y0: int, y1: int, xa: int, xb: int, reach: int) -> float:
