@@ -98,7 +98,8 @@ def test_two_boxes_drawn_edge_to_edge_are_two_boxes_not_one_with_a_divider(share
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
     style = _style((255, 0, 128), 4, "below", "{id}", 0.6569504587784215, "dejavu_sans", False)
     for shift in (0.0, -300.0):
-        layout = [(20, [604.0 + shift, 371.0, 639.0 + shift, 456.0]), (14, [547.0 + shift, 367.0, 603.0 + shift, 460.0])]
+        layout = [(20, [604.0 + shift, 371.0, 639.0 + shift, 456.0]),
+                  (14, [547.0 + shift, 367.0, 603.0 + shift, 460.0])]
         assert _missed(img, style, layout, 80) == [], shift
 
 

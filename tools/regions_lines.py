@@ -142,7 +142,7 @@ def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded:
                 rims: tuple[bool, bool, bool, bool] = (False,) * 4) -> list[tuple[list[float], float]]:
     """:func:`find_rectangles` within a crop, before glued labels are dropped: boxes closed across pairs of
     vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3). ``rims``: which of the
-    crop's left, top, right and bottom edges are the image's border (see :func:`_rim_lines`)."""
+    crop's left, top, right and bottom edges are the image's border (see :func:`tools.regions_pieces.rim_lines`)."""
     thin = (mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))   # off the filled labels
     hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
     if occluded is not None:
@@ -177,7 +177,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3).
     ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask is the image's own (not
     transposed), where labels go above and below boxes; ``rims``: px of padding beyond the image on the left, top,
-    right and bottom (:func:`_rim_lines`)."""
+    right and bottom (:func:`tools.regions_pieces.rim_lines`)."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
         xs = cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
@@ -185,7 +185,8 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     if len(xs) < 2:
         return []
     found: list[tuple[list[float], float]] = []
-    cut = [at_border(ln, rims[0], mask.shape[1] - 1 - rims[2]) for ln in xs]   # a side cut by the border is thinner than the other
+    # a side cut by the border is thinner than the other
+    cut = [at_border(ln, rims[0], mask.shape[1] - 1 - rims[2]) for ln in xs]
     for i, left in enumerate(xs):
         for j, right in enumerate(xs[i + 1:], start=i + 1):
             if right.pos - left.pos < min_side:

@@ -25,7 +25,7 @@ class Line:
 
 
 def line_pieces(mask: np.ndarray, vertical: bool, merged: bool = False) -> list[Line]:
-    """Straight pieces along one axis (see module docstring, step 1), colinear pieces merged. ``merged``: also the
+    """Straight pieces along one axis (:mod:`tools.regions_lines`, step 1), colinear pieces merged. ``merged``: also the
     two lines of each band where parallel lines drawn against each other merged (:func:`_merged_pairs`)."""
     m = mask.T if vertical else mask          # work on horizontal lines of ``m``
     u8 = m.astype(np.uint8)
