@@ -145,3 +145,12 @@ def test_two_left_sides_a_few_px_apart_under_one_label_are_two_lines(shared_data
               (13, [780.0, 148.0, 1225.0, 325.0]), (15, [790.0, 62.0, 1086.0, 331.0]),
               (8, [1324.0, 392.0, 1649.0, 576.0]), (0, [1213.0, 804.0, 1430.0, 913.0])]
     assert 13 not in _missed(img, style, layout, 92)
+
+
+def test_a_filled_label_wider_than_its_box_glued_below_it_is_cut_off_the_box(shared_data):
+    # "14" below a 21 px wide box runs 12 px past its right side, its top edge on the box's bottom line: the box
+    # was found down to the label's bottom edge, with no rectangle at the true bottom to prefer (dev seed 21,
+    # overlay 29); no renderer puts a label in a box's bottom, so the bottom moves up to the label's top edge
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_90_0_09869.jpg")
+    style = _style((255, 0, 0), 2, "below", "{id}", 0.7306392441061935, "hershey_simplex", True)
+    assert _missed(img, style, [(1, [355.0, 181.0, 379.0, 208.0]), (14, [271.0, 189.0, 292.0, 219.0])], 93) == []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
+from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
                                 placement, placement_cost, text_shift, within)
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
@@ -149,7 +149,9 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
     than it). Such a label starts above (left of) the found top (left) side, spans the box's width (height), and
     is drawn past the box's sides along that edge, where an outline ends (a label inside the box's corner is not);
     the side then lies under the label's near edge, and is moved there if the label then sits above (left of) the
-    box. Any other box comes back as it is."""
+    box. A background glued below a box and wider than it (the box found down to its bottom edge) lies in the
+    found box's bottom, where no renderer draws a label: the bottom moves up to the label's top edge likewise.
+    Any other box comes back as it is."""
     lx1, ly1, lx2, ly2 = (int(v) for v in label)
     x1, y1, x2, y2 = box
     size = (mask.shape[1], mask.shape[0])
@@ -161,6 +163,11 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
         fitted, want, past = [lx2 - thick / 2, y1, x2, y2], LEFT, _past(band, ly1, ly2, y1, y2, thick)
     elif lx1 < x1 < lx2 < x2 and _spans(ly1, ly2, y1, y2, thick, out=False) and _text_off_right(mask, label, thick):
         return _fitted_if(label, [lx2 - thick / 2, y1, x2, y2], LEFT, thick, size, box)
+    elif y1 < ly1 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick):
+        # likewise below: no renderer draws a label in a box's bottom, so a background there that runs past the
+        # sides is one glued below the box, its top edge on the box's bottom line
+        band = mask[ly1:ly2]
+        fitted, want, past = [x1, y1, x2, ly1 + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
     else:
         return list(box)
     solid = past.size > 0 and float(past.mean()) >= SOLID_SHARE

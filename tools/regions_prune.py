@@ -141,17 +141,10 @@ def drop_split_unions(rects: list[tuple[list[float], float]], mask: np.ndarray,
     boxes drawn edge to edge (neighbouring objects), whose outer lines close a third rectangle around both. A line
     running on past the outline is another box's side crossing one box, which cuts pieces out of it instead, and a
     crossing box leaves corners that are no corners (``mask``: the colour's pixels)."""
-    def tiled(box: list[float], t: float, upright: bool) -> bool:
-        a, b = (0, 2) if upright else (1, 3)      # the axis the divider splits
-        c, d = (1, 3) if upright else (0, 2)
-        tol = t + DUP_TOL
-        level = [r for r, _ in rects if r is not box and abs(r[c] - box[c]) <= tol and abs(r[d] - box[d]) <= tol]
-        return any(abs(p[a] - box[a]) <= tol and abs(q[b] - box[b]) <= tol and abs(p[b] - q[a]) <= tol
-                   and box[a] + tol < p[b] < box[b] - tol and _divides(box, (p[b] + q[a]) / 2, t, upright, mask, thin)
-                   for p in level for q in level if q is not p)
+    def split(box: list[float], t: float) -> bool:
+        return any(_divides(box, at, t, beside, mask, thin) for at, beside, _, _ in _tilings(box, t, rects))
 
-    return [(b, t) for b, t in rects
-            if not ((tiled(b, t, True) or tiled(b, t, False)) and _clean_corners(b, t, mask) == 4)]
+    return [(b, t) for b, t in rects if not (split(b, t) and _clean_corners(b, t, mask) == 4)]
 
 
 def _divides(box: list[float], at: float, thick: float, upright: bool, mask: np.ndarray, thin: np.ndarray) -> bool:
@@ -216,26 +209,28 @@ def drop_stacked(rects: list[tuple[list[float], float]]) -> list[tuple[list[floa
     DUP_TOL px from its sides: two boxes drawn edge to edge make a third one around them of their own lines, as
     thick as theirs. (A label across a box cuts it into two rectangles that tile it, but their sides where they
     meet are the label's edges, measured under two thirds of the box's line thickness.)"""
-    def near(a: float, b: float, tol: float) -> bool:
-        return abs(a - b) <= tol
-
-    reach = max((t for _, t in rects), default=0.0) + DUP_TOL
-
     def tiled(box: list[float], t: float) -> bool:
-        inside = [(r, tr) for r, tr in rects if r is not box and box[0] - reach <= r[0] and r[2] <= box[2] + reach
-                  and box[1] - reach <= r[1] and r[3] <= box[3] + reach]
-        for a, ta in inside:
-            for b, tb in inside:
-                if a is b or t > 1.5 * max(ta, tb):
-                    continue
-                tol = max(t, ta, tb) + DUP_TOL
-                for lo, hi, across in ((1, 3, (0, 2)), (0, 2, (1, 3))):   # a above b, then a left of b
-                    if (near(a[lo], box[lo], tol) and near(b[hi], box[hi], tol) and near(a[hi], b[lo], tol)
-                            and all(near(r[i], box[i], tol) for r in (a, b) for i in across)):
-                        return True
-        return False
+        return any(t <= 1.5 * max(ta, tb) for _, _, ta, tb in _tilings(box, t, rects))
 
     return [(b, t) for b, t in rects if not tiled(b, t)]
+
+
+def _tilings(box: list[float], t: float, rects: list[tuple[list[float], float]]):
+    """Ways two of ``rects`` tile ``box`` (outline ``t`` px), one above the other or side by side, each a line
+    thickness plus DUP_TOL px from its sides: yields (where they meet: x when side by side, else y; whether side by
+    side; their two outlines' thicknesses)."""
+    reach = max((tr for _, tr in rects), default=0.0) + DUP_TOL
+    inside = [(r, tr) for r, tr in rects if r is not box and box[0] - reach <= r[0] and r[2] <= box[2] + reach
+              and box[1] - reach <= r[1] and r[3] <= box[3] + reach]
+    for a, ta in inside:
+        for b, tb in inside:
+            if a is b:
+                continue
+            tol = max(t, ta, tb) + DUP_TOL
+            for lo, hi, across in ((1, 3, (0, 2)), (0, 2, (1, 3))):   # a above b, then a left of b
+                if (abs(a[lo] - box[lo]) <= tol and abs(b[hi] - box[hi]) <= tol and abs(a[hi] - b[lo]) <= tol
+                        and all(abs(r[i] - box[i]) <= tol for r in (a, b) for i in across)):
+                    yield (a[hi] + b[lo]) / 2, lo == 0, ta, tb
 
 
 def dedupe(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
