@@ -37,3 +37,12 @@ def test_a_letter_box_names_its_host_unless_its_label_is_not_on_its_text_line(mo
     assert [(r.id, r.bbox) for r in lone] == [(7, [60.0, 125.0, 200.0, 220.0])]
     above = letter_boxes(image, regions([25, 89, 61, 116]), None, 3.0, 0.3)   # its label above it: a box
     assert [r.id for r in above] == [10, -1]
+
+
+def test_the_zero_of_region_0_a_word_space_after_region_is_a_letter_not_a_box(shared_data):
+    # the "0" of "Region 0" below box 0 closes a 12 x 17 px rectangle 18 px (a Hershey word space) past "Region":
+    # taken for a box, it took the label, and box 0 read the rest as "Region 10" (dev seed 21, overlay 45)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_4.png")
+    style = _style((0, 255, 255), 4, "below", "Region {id}", 0.9853615567411221, "hershey_duplex", False)
+    layout = [(18, [383.0, 11.0, 426.0, 51.0]), (0, [220.0, 301.0, 274.0, 345.0]), (3, [530.0, 230.0, 611.0, 281.0])]
+    assert _missed(img, style, layout, 75) == []

@@ -22,6 +22,7 @@ CUT_HEIGHT = 0.15            # a background piece cut off by an erased side: hei
 MAX_CUT = 16                 # px, widest erased outline between two pieces of one label background
 DIGIT_WIDTH = 0.6            # a digit's width in label heights (upright fonts)
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
+WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is a word ("Region")
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
@@ -155,10 +156,11 @@ def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], out
                 strokes.remove(s)
 
 
-def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0) -> bool:
+def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0,
+                gap_max: float = GLYPH_GAP) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
-    (height ratio within GLYPH_HEIGHT, overlapping vertically), at most GLYPH_GAP x its height to the side (``tol``
-    px of overlap allowed): the next letter of one word."""
+    (height ratio within GLYPH_HEIGHT, overlapping vertically), at most ``gap_max`` x its height to the side
+    (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the next word)."""
     x1, y1, x2, y2 = box
     h = y2 - y1
     if x2 - x1 > GLYPH_ASPECT * h:
@@ -166,7 +168,7 @@ def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol:
     for bx1, by1, bx2, by2 in strokes:
         gap = max(bx1 - x2, x1 - bx2)
         if (GLYPH_HEIGHT[0] <= (by2 - by1) / h <= GLYPH_HEIGHT[1]
-                and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -tol <= gap <= GLYPH_GAP * h):
+                and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -tol <= gap <= gap_max * h):
             return True
     return False
 
@@ -174,16 +176,18 @@ def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol:
 def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
     """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright rectangle,
     next to a stroke letter (:func:`next_letter`; the rectangle's outer edges are its centre line plus half the
-    outline's thickness); or drawn inside a label: the edges of its letters and background close rectangles (a
+    outline's thickness), or a word's space after a word (the "0" of "Region 0"); or drawn inside a label: the edges of its letters and background close rectangles (a
     background cut by them may no longer look filled), and a box under a label would be hidden by it (a
     blob taller than a label, LABEL_MAX_H, may be outlines and letters run together)."""
     strokes = [list(b.box) for b in blobs if not b.filled]
+    words = [b for b in strokes if b[2] - b[0] >= WORD_WIDTH * (b[3] - b[1])]
     labels = [b.box for b in blobs if b.box[3] - b.box[1] <= LABEL_MAX_H]
 
     def letter(b: list[float], t: float) -> bool:
         outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
         grown = [(x1 - t, y1 - t, x2 + t, y2 + t) for x1, y1, x2, y2 in labels]
-        return next_letter(outer, strokes, t) or any(within(outer, g) or _under(outer, g) for g in grown)
+        return (next_letter(outer, strokes, t) or next_letter(outer, words, t, WORD_JOIN)
+                or any(within(outer, g) or _under(outer, g) for g in grown))
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]
 
