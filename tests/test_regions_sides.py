@@ -4,6 +4,8 @@ another box's line)."""
 
 from __future__ import annotations
 
+import warnings
+
 import cv2
 import numpy as np
 import pytest
@@ -151,3 +153,14 @@ def test_a_box_drawn_up_to_the_image_border_has_its_side_just_beyond_it(shared_d
     layout = [(13, [49.0, 377.0, 75.0, 400.0]), (17, [239.0, 306.0, 279.0, 342.0]), (19, [53.0, 69.0, 96.0, 117.0]),
               (15, [292.0, 367.0, 337.0, 400.0]), (7, [1.0, 13.0, 39.0, 62.0]), (4, [1.0, 218.0, 41.0, 254.0])]
     assert _missed(forest, style, layout, 60) == []
+
+
+def test_a_box_with_sides_beyond_two_borders_is_refit_without_looking_outside_the_image():
+    # a box from a rim line left of the image down to its bottom border: its left side stays at the border, and no
+    # row range starts at a negative index (that wrapped round to the image's far end, an empty slice)
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.rectangle(mask, (-1, 20), (60, 99), 1, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        refit = refit_sides([-1.0, 20.0, 60.0, 99.0], 3.0, mask.astype(bool))
+    assert -1.0 <= refit[0] <= 0.0 and refit[1:3] == [20.0, 60.0] and 98.0 <= refit[3] <= 99.0, refit

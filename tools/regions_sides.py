@@ -101,7 +101,7 @@ def _border_side(m: np.ndarray, box: Box, t: float) -> float | None:
     if x2 + t / 2 < w - 1:
         return None
     c0 = max(0, int(x2 - t))
-    runs = true_runs(m[int(round(y1)):int(round(y2)) + 1, c0:].mean(axis=0) >= SIDE_SHARE)
+    runs = true_runs(m[max(0, int(round(y1))):int(round(y2)) + 1, c0:].mean(axis=0) >= SIDE_SHARE)
     if not runs or runs[-1][1] != w - 1 - c0 or w - (c0 + runs[-1][0]) >= t:
         return None
     return float(min(c0 + runs[-1][0] + (t - 1) / 2, w - 1))
