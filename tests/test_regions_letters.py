@@ -5,7 +5,7 @@ aerial images, in layouts where the reader lost a region on the overlay benchmar
 
 from __future__ import annotations
 
-from tests.test_regions_hidden import BLACK, WHITE, _overlay, _read, _style
+from tests.test_regions_hidden import BLACK, WHITE, _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.label_reader import is_id
 
@@ -134,3 +134,13 @@ def test_a_thin_eight_read_as_two_zeros_is_read_again(shared_data):
               (20, [40.0, 240.0, 88.0, 370.0],
                _style((255, 128, 0), 5, "above", "Region {id}", 0.8640192607276701, "dejavu_sans", True, BLACK))]
     assert _read(_overlay(img, layout, 61), 8, box)
+
+
+def test_a_bold_stroke_zero_that_looks_filled_is_read_with_the_digit_before_it(shared_data):
+    # the "0" of "20" in DejaVu Sans Bold, 11 px wide and 12 px high, closes into what looks like a small label
+    # background; as wide as high, it was no letter beside the "2", and box 20 read "2" (dev seed 21, overlay 71)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_3.png")
+    style = _style((0, 0, 255), 3, "inside_top_left", "{id}", 0.6443075900814452, "dejavu_sans_bold", False)
+    layout = [(14, [170.0, 232.0, 353.0, 299.0]), (19, [58.0, 74.0, 135.0, 107.0]), (20, [372.0, 423.0, 440.0, 466.0]),
+              (10, [31.0, 32.0, 208.0, 68.0]), (7, [182.0, 92.0, 353.0, 189.0]), (15, [275.0, 72.0, 430.0, 152.0])]
+    assert _missed(img, style, layout, 80) == []

@@ -25,6 +25,7 @@ WORD_JOIN = 0.9              # letters this close (in letter heights) belong to 
 WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is a word ("Region")
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
+BOLD_ASPECT = 1.0
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
 # (>= TEXT_INSIDE), with the overlay colour in it (>= FILL_INSIDE: the letter's holes, the fill beside it) and no
 # filled label found there, while the picture just above and below it is not (<= TEXT_AROUND), is a label's fill
@@ -79,7 +80,8 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     _join_cut_backgrounds(filled, strokes, outlines)
-    letters = [b for b in filled if next_letter(b, strokes)]   # bold letters that look filled ("0" of "10")
+    # bold letters that look filled ("0" of "10"; a bold "0" is about as wide as high)
+    letters = [b for b in filled if next_letter(b, strokes, aspect=BOLD_ASPECT)]
     filled = [b for b in filled if b not in letters]
     blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
     pieces = strokes + letters
@@ -157,13 +159,13 @@ def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], out
 
 
 def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0,
-                gap_max: float = GLYPH_GAP) -> bool:
+                gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
     (height ratio within GLYPH_HEIGHT, overlapping vertically), at most ``gap_max`` x its height to the side
     (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the next word)."""
     x1, y1, x2, y2 = box
     h = y2 - y1
-    if x2 - x1 > GLYPH_ASPECT * h:
+    if x2 - x1 > aspect * h:
         return False
     for bx1, by1, bx2, by2 in strokes:
         gap = max(bx1 - x2, x1 - bx2)
