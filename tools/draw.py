@@ -247,8 +247,6 @@ def legible_layout(regions: Sequence[tuple[int, Sequence[float]]], styles: Seque
     outlines of its own colour (:func:`hidden_digit_share`)."""
     labels = [label_box(b, st.label_format.format(id=int(rid)), st, image_size)
               for (rid, b), st in zip(regions, styles)]
-    if any(hidden_digit_share(regions, styles, k, image_size) > max_hidden for k in range(len(regions))):
-        return False
     for k, a in enumerate(labels):
         for b in labels[k + 1:]:
             if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1]):
@@ -256,7 +254,8 @@ def legible_layout(regions: Sequence[tuple[int, Sequence[float]]], styles: Seque
     # a filled label touching an outline merges with it: count the line width around a label as hidden too
     grown = [[x1 - g, y1 - g, x2 + g, y2 + g] for (x1, y1, x2, y2), st in zip(labels, styles)
              for g in [st.line_width // 2 + 2 if st.label_background else 0]]
-    return all(hidden_outline_share(b, grown) <= max_hidden for _, b in regions)
+    return (all(hidden_outline_share(b, grown) <= max_hidden for _, b in regions)   # text drawn last: it is slower
+            and all(hidden_digit_share(regions, styles, k, image_size) <= max_hidden for k in range(len(regions))))
 
 
 def _validate_box(bbox: Sequence[float], image_size: tuple[int, int]) -> list[float]:

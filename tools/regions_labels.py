@@ -25,7 +25,7 @@ WORD_JOIN = 0.9              # letters this close (in letter heights) belong to 
 WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is a word ("Region")
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
-BOLD_ASPECT = 1.0
+BOLD_ASPECT = 1.0   # the same for a bold digit that looks filled: a bold "0" is about as wide as high
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
 # (>= TEXT_INSIDE), with the overlay colour in it (>= FILL_INSIDE: the letter's holes, the fill beside it) and no
 # filled label found there, while the picture just above and below it is not (<= TEXT_AROUND), is a label's fill
@@ -80,7 +80,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     _join_cut_backgrounds(filled, strokes, outlines)
-    # bold letters that look filled ("0" of "10"; a bold "0" is about as wide as high)
+    # bold letters that look filled ("0" of "10")
     letters = [b for b in filled if next_letter(b, strokes, aspect=BOLD_ASPECT)]
     filled = [b for b in filled if b not in letters]
     blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
@@ -178,9 +178,10 @@ def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol:
 def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob]) -> list[int]:
     """Indices of rectangles that are letters of a word: a "0" drawn in strokes closes a small upright rectangle,
     next to a stroke letter (:func:`next_letter`; the rectangle's outer edges are its centre line plus half the
-    outline's thickness), or a word's space after a word (the "0" of "Region 0"); or drawn inside a label: the edges of its letters and background close rectangles (a
-    background cut by them may no longer look filled), and a box under a label would be hidden by it (a
-    blob taller than a label, LABEL_MAX_H, may be outlines and letters run together)."""
+    outline's thickness) or a word space after a stroke word (the "0" of "Region 0"); or drawn inside a label: the
+    edges of its letters and background close rectangles (a background cut by them may no longer look filled), and
+    a box under a label would be hidden by it (a blob taller than a label, LABEL_MAX_H, may be outlines and letters
+    run together)."""
     strokes = [list(b.box) for b in blobs if not b.filled]
     words = [b for b in strokes if b[2] - b[0] >= WORD_WIDTH * (b[3] - b[1])]
     labels = [b.box for b in blobs if b.box[3] - b.box[1] <= LABEL_MAX_H]

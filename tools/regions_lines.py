@@ -132,32 +132,32 @@ def find_rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray | None
     if extent is None:
         return []
     x0, y0, roi = extent
-    rims = (x0 == 0, y0 == 0, roi[1].stop >= mask.shape[1], roi[0].stop >= mask.shape[0])
-    found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi], rims)
+    borders = (x0 == 0, y0 == 0, roi[1].stop >= mask.shape[1], roi[0].stop >= mask.shape[0])
+    found = _rectangles(mask[roi], min_side, filled[roi], None if occluded is None else occluded[roi], borders)
     found = [([b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0], t) for b, t in found]
     return drop_glued_labels(found, (mask.shape[1], mask.shape[0]), mask, filled)
 
 
 def _rectangles(mask: np.ndarray, min_side: float, filled: np.ndarray, occluded: np.ndarray | None,
-                rims: tuple[bool, bool, bool, bool] = (False,) * 4) -> list[tuple[list[float], float]]:
+                borders: tuple[bool, bool, bool, bool] = (False,) * 4) -> list[tuple[list[float], float]]:
     """:func:`find_rectangles` within a crop, before glued labels are dropped: boxes closed across pairs of
-    vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3). ``rims``: which of the
+    vertical lines, then across pairs of horizontal lines (module docstring, steps 1-3). ``borders``: which of the
     crop's left, top, right and bottom edges are the image's border (see :func:`tools.regions_pieces.rim_lines`)."""
     thin = (mask & (cv2.dilate(filled, np.ones((3, 3), np.uint8)) == 0))   # off the filled labels
     hidden = mask | (filled > 0)   # the letter holes of a filled label hide an outline as the label does
     if occluded is not None:
         hidden |= occluded
-    left, top, right, bottom = (RIM if r else 0 for r in rims)
-    if any(rims):   # beyond the image, everything counts as hidden
+    left, top, right, bottom = (RIM if b else 0 for b in borders)
+    if any(borders):   # beyond the image, everything counts as hidden
         pad = ((top, bottom), (left, right))
         mask, filled, thin = np.pad(mask, pad), np.pad(filled, pad), np.pad(thin, pad)
         hidden = np.pad(hidden, pad, constant_values=True)
     sums = MaskSums.of(mask, hidden, thin)
     pads = (left, top, right, bottom)
-    found = _paired(mask, min_side, filled, thin, sums, upright=True, rims=pads)
+    found = _paired(mask, min_side, filled, thin, sums, upright=True, pads=pads)
     found = [(b, t) for b, t in found if meets_rims(b, mask, pads)] + framed_boxes(mask, filled)
     sideways = _paired(mask.T, min_side, filled.T, thin.T, sums.transposed(), upright=False,
-                       rims=(top, left, bottom, right))
+                       pads=(top, left, bottom, right))
     found = found + [(box, t) for b, t in sideways for box in [[b[1], b[0], b[3], b[2]]]
                      if meets_rims(box, mask, pads) and not _glued_beside(box, found)]
     found = drop_broken(drop_glued_below(found, sums.mask[0]), hidden)
@@ -173,27 +173,28 @@ def _glued_beside(box: list[float], upright: list[tuple[list[float], float]]) ->
 
 
 def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndarray, sums: MaskSums,
-            upright: bool, rims: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
+            upright: bool, pads: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
     """Boxes whose left and right sides are a pair of vertical lines of ``mask`` (module docstring, steps 1-3).
     ``thin``: the mask off filled labels; ``sums``: of these masks; ``upright``: the mask is the image's own (not
-    transposed), where labels go above and below boxes; ``rims``: px of padding beyond the image on the left, top,
+    transposed), where labels go above and below boxes; ``pads``: px of padding beyond the image on the left, top,
     right and bottom (:func:`tools.regions_pieces.rim_lines`)."""
     xs = line_pieces(thin, vertical=True, merged=True)
     if upright:
         xs = cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
-    xs = cluster(xs + rim_lines(xs, mask.shape, (rims[0], rims[2])))
+    # rim lines lie beyond the image, apart from the lines found in it (never merged with a cut one at the border)
+    xs = sorted(xs + rim_lines(xs, mask.shape, (pads[0], pads[2])), key=lambda ln: ln.pos)
     if len(xs) < 2:
         return []
     found: list[tuple[list[float], float]] = []
     # a side cut by the border is thinner than the other
-    cut = [at_border(ln, rims[0], mask.shape[1] - 1 - rims[2]) for ln in xs]
+    cut = [at_border(ln, pads[0], mask.shape[1] - 1 - pads[2]) for ln in xs]
     for i, left in enumerate(xs):
         for j, right in enumerate(xs[i + 1:], start=i + 1):
             if right.pos - left.pos < min_side:
                 continue
             pair = []
             for a, b in _side_pairs(left, right, cut[i] or cut[j]):
-                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright, rims):
+                for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright, pads):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
                     if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
@@ -255,12 +256,12 @@ def _line_on_left(drawn: np.ndarray, holes: np.ndarray) -> bool:
 
 def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray, own_cs: np.ndarray,
                 mask: np.ndarray, min_side: float, upright: bool = True,
-                rims: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
+                pads: tuple[int, int, int, int] = (0, 0, 0, 0)) -> list[tuple[list[float], float]]:
     """Rectangles whose left and right sides are the given vertical lines (each with a piece of its own).
     ``upright``: the mask is the image's own, where a filled label glued to a line runs past the box's sides;
-    ``rims``: its padding beyond the image (left, top, right, bottom px)."""
+    ``pads``: its padding beyond the image (left, top, right, bottom px)."""
     h, w = mask.shape
-    first_x, last_x, first_y, last_y = rims[0], w - 1 - rims[2], rims[1], h - 1 - rims[3]
+    first_x, last_x, first_y, last_y = pads[0], w - 1 - pads[2], pads[1], h - 1 - pads[3]
     thick = max(_axis_thick(left), _axis_thick(right))
     xa, xb = int(round(left.pos)), int(round(right.pos))
     lo = max(0, int(min(s[0] for s in left.spans + right.spans)) - 3 * MAX_LINE - 60)

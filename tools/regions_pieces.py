@@ -84,16 +84,16 @@ def cluster(lines: list[Line], tol: float = 1.5) -> list[Line]:
     return out
 
 
-def rim_lines(xs: list[Line], shape: tuple[int, int], rims: tuple[int, int]) -> list[Line]:
-    """Vertical lines just beyond the image's left and right border (where ``rims``, the padding there, is not 0):
+def rim_lines(xs: list[Line], shape: tuple[int, int], pads: tuple[int, int]) -> list[Line]:
+    """Vertical lines just beyond the image's left and right border (where ``pads``, the padding there, is not 0):
     a box drawn up to the border, as boxes around objects cut by the frame are, has its side there, out of sight
     (its centre one px past the last column, as such boxes' coordinates run). As thick as the colour's lines."""
-    if not any(rims) or not xs:
+    if not any(pads) or not xs:
         return []
     thick = float(np.median([ln.thick for ln in xs]))
     span = [(0.0, float(shape[0] - 1))]
-    return ([Line(rims[0] - 1.0, thick, span)] if rims[0] else []) + (
-        [Line(shape[1] - rims[1] * 1.0, thick, span)] if rims[1] else [])
+    return ([Line(pads[0] - 1.0, thick, span)] if pads[0] else []) + (
+        [Line(shape[1] - pads[1] * 1.0, thick, span)] if pads[1] else [])
 
 
 def meets_rims(box: list[float], mask: np.ndarray, pads: tuple[int, int, int, int]) -> bool:
