@@ -9,7 +9,7 @@ import numpy as np
 from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.regions_ocr import LabelBlob
-from tools.regions_split import _halves
+from tools.regions_split import _halves, own_letters_only
 
 
 def test_a_label_just_left_of_the_next_boxs_label_is_read_apart(shared_data):
@@ -50,3 +50,25 @@ def test_a_one_left_beside_a_bold_eight_glued_to_the_box_is_read_with_it(shared_
               (19, [192.0, 412.0, 303.0, 475.0], _style((0, 255, 255), 3, "outside_left", "Region {id}",
                                                        0.6923454458314615, "dejavu_sans_bold", True, BLACK))]
     assert _read(_overlay(img, layout, 83), 18, box)
+
+
+def test_a_label_read_past_the_next_boxs_left_side_keeps_its_own_letters(shared_data):
+    # "7" ends a digit before box 12's left side, so it was read on past that side, where "12" sits inside box 12:
+    # read "712"; that widening takes in another box's label, so the "7" is read alone
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
+    style = _style((255, 0, 0), 3, "inside_top_left", "{id}", 0.5572807497434569, "hershey_duplex", False)
+    layout = [(12, [190.0, 14.0, 351.0, 135.0]), (1, [102.0, 330.0, 177.0, 405.0]), (7, [164.0, 18.0, 293.0, 102.0]),
+              (3, [329.0, 41.0, 465.0, 96.0])]
+    assert _missed(img, style, layout, 92) == []
+
+
+def test_own_letters_only_reverts_a_widening_over_another_label():
+    from tools.regions import Region
+    seven = Region(712, [164.0, 18.0, 293.0, 102.0], "712", 0.99, False, [169, 23, 180, 37])
+    twelve = Region(12, [190.0, 14.0, 351.0, 135.0], "12", 0.98, False, [196, 23, 218, 34])
+    past = {(169, 23, 180, 37): ((169, 23, 222, 37), (7, "7", 0.9))}
+    out = own_letters_only([seven, twelve], past, None)
+    assert [(r.id, r.label_box) for r in out] == [(7, [169, 23, 180, 37]), (12, [196, 23, 218, 34])]
+    # the widening over nothing but the picture keeps the widened read
+    alone = Region(17, [164.0, 18.0, 293.0, 102.0], "17", 0.99, False, [169, 23, 180, 37])
+    assert own_letters_only([alone], {(169, 23, 180, 37): ((169, 23, 200, 37), (1, "1", 0.9))}, None)[0].id == 17

@@ -21,7 +21,8 @@ Pipeline of :func:`read_regions`:
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
    settles the two reads); a label that runs into its box's right side, or into another box's left side, is read
-   past it (:func:`tools.regions_labels.across_right_side`). Two labels drawn side by side that formed one blob are read
+   past it (:func:`tools.regions_labels.across_right_side`; not where that takes in another box's label,
+   :func:`tools.regions_split.own_letters_only`). Two labels drawn side by side that formed one blob are read
    apart (:func:`tools.regions_split.split_side_by_side`), and a letter left on its own beside a read label is read
    with it (:func:`tools.regions_split.join_lone_letters`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
@@ -68,7 +69,7 @@ from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, re
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
                                   odd_places, unglued)
 from tools.regions_prune import drop_stacked
-from tools.regions_split import join_lone_letters, split_side_by_side
+from tools.regions_split import join_lone_letters, own_letters_only, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -273,6 +274,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, blobs[near_ids[k]], allowed)]
     again = [wide[k] for k in twice]
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
+    past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
@@ -286,6 +288,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
         out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
     out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
+    out = own_letters_only(out, past, allowed)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:

@@ -8,7 +8,8 @@ of an image alike), and the two parts read as the two halves of the whole read
 (:func:`split_side_by_side`). Gaps alone cannot tell: the digits of one number lie up to 0.6 letter heights apart
 (Hershey's "11"), two labels' letters as little as their two paddings (4 px).
 
-A letter left on its own beside a read label is read with it (:func:`join_lone_letters`).
+A letter left on its own beside a read label is read with it (:func:`join_lone_letters`), and a label read on past
+a side that took in another box's label is read alone (:func:`own_letters_only`).
 
 Boxes are (x1, y1, x2, y2) px.
 """
@@ -22,7 +23,7 @@ import numpy as np
 
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, true_runs
 from tools.regions_labels import next_letter
-from tools.regions_ocr import LabelBlob, read_pictures, text_mask
+from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
 from tools.regions_places import free_id, take_read
 
 if TYPE_CHECKING:
@@ -148,3 +149,30 @@ def join_lone_letters(rgb: np.ndarray, regions: list[Region], blobs: Sequence[La
         if free_id(read[0], reg.id, ids, allowed) and read[0] != reg.id and str(reg.id) in str(read[0]):
             take_read(reg, read, box, ids)
     return regions
+
+
+def own_letters_only(regions: list[Region], past: dict[tuple[int, int, int, int], tuple[Part, Read]],
+                     allowed: set[int] | None) -> list[Region]:
+    """A label read on past a side (``past``: blob box -> (the widened box read, the blob's read alone); see
+    :func:`tools.regions_labels.across_right_side`) whose widening took in half or more of another region's label
+    takes the blob's read alone (id -1 when that names no id the caller allows): a label's letters are its own (a
+    "7" that ends a digit before box 12's left side, "12" drawn just inside that side, read "712")."""
+    labels = [r.label_box for r in regions if r.label_box is not None]
+    for reg in regions:
+        box = tuple(reg.label_box) if reg.label_box is not None else None
+        if box not in past:
+            continue
+        (_, y1, x2, y2), alone = past[box]
+        if any(o != reg.label_box and _share(o, (box[2], y1, x2, y2)) >= 0.5 for o in labels):
+            if alone[0] is not None and (allowed is None or alone[0] in allowed):
+                reg.relabel(alone[0], alone[1], alone[2], box)
+            else:
+                reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
+    return regions
+
+
+def _share(box: Sequence[float], within: Sequence[float]) -> float:
+    """Share of ``box``'s area that lies within ``within`` (both (x1, y1, x2, y2) px)."""
+    w = min(box[2], within[2]) - max(box[0], within[0])
+    h = min(box[3], within[3]) - max(box[1], within[1])
+    return max(0.0, w) * max(0.0, h) / max(1.0, (box[2] - box[0]) * (box[3] - box[1]))
