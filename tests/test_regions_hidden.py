@@ -84,3 +84,32 @@ def test_a_thin_yellow_outline_that_jpeg_desaturated_beside_a_thick_red_one(shar
     saturated = cv2.cvtColor(drawn, cv2.COLOR_RGB2HSV)[..., 1] >= 230
     assert saturated[348:416, 526:627].sum() < CORE_MIN   # too few near-pure pixels left to make a colour
     assert _read(drawn, 2, box)
+
+
+def test_a_side_drawn_under_another_colours_side(shared_data):
+    # the blue box's right side lies exactly under the purple box's left side (both at x = 197): no blue pixel is
+    # left there, but the blue top and bottom lines end at the purple line and do not run on past it
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_4.png")
+    box = [85.0, 136.0, 197.0, 185.0]
+    layout = [(20, box, _style((0, 0, 255), 5, "below", "{id}", 0.7286, "dejavu_sans_bold", False)),
+              (7, [197.0, 111.0, 354.0, 220.0], _style((128, 0, 255), 4, "inside_center", "Region {id}", 0.9211,
+                                                       "hershey_duplex", True))]
+    assert _read(_overlay(img, layout, 80), 20, box)
+
+
+def test_a_side_that_runs_on_past_another_colours_line_ends_no_box_there(shared_data):
+    # the orange box's bottom line crosses the cyan box 4 just below its top; the cyan right side and the left edge
+    # of the filled label "4" both start under the orange line, but the right side runs on past it: no box ends
+    # there (a box taken from the orange line down took the label from box 4)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
+    box = [51.0, 429.0, 183.0, 476.0]
+    layout = [(14, [230.0, 178.0, 314.0, 289.0], _style((255, 0, 255), 4, "above", "Region {id}", 0.8731,
+                                                        "dejavu_sans", False)),
+              (9, [423.0, 359.0, 495.0, 458.0], _style((0, 0, 255), 5, "inside_top_left", "Region {id}", 0.7752,
+                                                       "dejavu_sans", False)),
+              (4, box, _style((0, 255, 255), 3, "inside_center", "{id}", 0.8802, "hershey_simplex", True, BLACK)),
+              (10, [83.0, 321.0, 198.0, 440.0], _style((255, 128, 0), 4, "inside_top_left", "{id}", 0.8431,
+                                                       "hershey_simplex", False)),
+              (7, [326.0, 63.0, 427.0, 105.0], _style((0, 0, 255), 3, "above", "Region {id}", 0.5655,
+                                                      "hershey_duplex", False))]
+    assert _read(_overlay(img, layout, 60), 4, box)

@@ -18,7 +18,8 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    than the line (JPEG-blurred edge rows, a hidden corner pixel) counts when the columns crossing it are drawn
    as high as the line is thick (a label's padding or a letter stroke is thinner). A fully drawn band up to two
    lines thick is two lines (the facing sides of stacked boxes); a band running into the image border is a line
-   the border cuts, centred half a line in from its visible edge.
+   the border cuts, centred half a line in from its visible edge. A band drawn only in other colours where both
+   lines start or end, and neither runs on past it, is a side drawn under another colour's line.
    Two vertical lines pair when about as thick; one up to twice as thick as the other may be two sides drawn
    over each other (neighbouring boxes), and each of its edges is paired.
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
@@ -298,6 +299,9 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
         found = [lo + c for c in _band_centres(cover, a, b, line_t, height, own, beyond if upright else None)]
         clipped = clipped_centre(lo + a, lo + b, line_t, first_y, last_y) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
+    hidden = (cover >= SIDE_COVER) & (own < OWN_COVER) & corner(xa) & corner(xb)
+    centres = sorted(centres + [lo + (a + b) / 2 for a, b in true_runs(hidden)
+                                if b - a + 1 <= 2 * line_t + 2 and _both_end(left, right, lo + a, lo + b, line_t, mask)])
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:
@@ -327,6 +331,21 @@ def _column_height(mask: np.ndarray, y0: int, y1: int, xa: int, xb: int, reach: 
     up = np.argmax(~np.vstack([win[:y0 - top][::-1], stop]), axis=0)     # drawn rows just above the band
     down = np.argmax(~np.vstack([win[y1 - top + 1:], stop]), axis=0)
     return float(np.median(up + down)) + (y1 - y0 + 1)
+
+
+def _both_end(left: Line, right: Line, a: int, b: int, reach: float, mask: np.ndarray) -> bool:
+    """Both lines start, or both end, within ``reach`` px of the band [a, b] across them (rows of ``mask``), and
+    neither runs on past it: the band is a side of their box drawn under another colour's line (a line crossing
+    the pair lets them run on beyond it): drawn on half the rows from 2 px (an outline's JPEG halo, a thicker
+    line's edge) to ``reach`` + 2 px past it."""
+    cols = [int(round(ln.pos)) for ln in (left, right)]
+    for edge, far in ((min, -1), (max, 1)):
+        ends = [edge(v for span in ln.spans for v in span) for ln in (left, right)]
+        if all(a - reach <= v <= b + reach for v in ends):
+            near = b + 2 if far > 0 else a - 2 - int(reach)
+            rows = slice(max(0, near), max(0, near + int(reach) + 1))
+            return not any(mask[rows, max(0, c - 1):c + 2].any(axis=1).sum() >= 0.5 * (reach + 1) for c in cols)
+    return False
 
 
 def _supported(line: Line, top: float, bot: float) -> bool:
