@@ -9,7 +9,7 @@ import numpy as np
 from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.regions_ocr import LabelBlob
-from tools.regions_split import _halves, own_letters_only
+from tools.regions_split import _halves, own_letters_only, shared_letters
 
 
 def test_a_label_just_left_of_the_next_boxs_label_is_read_apart(shared_data):
@@ -72,3 +72,28 @@ def test_own_letters_only_reverts_a_widening_over_another_label():
     # the widening over nothing but the picture keeps the widened read
     alone = Region(17, [164.0, 18.0, 293.0, 102.0], "17", 0.99, False, [169, 23, 180, 37])
     assert own_letters_only([alone], {(169, 23, 180, 37): ((169, 23, 200, 37), (1, "1", 0.9))}, None)[0].id == 17
+
+
+def test_a_label_read_over_the_next_boxs_label_keeps_the_rest(shared_data):
+    # "1" below box 1 touches "8" below box 8: box 1 read "18" over the "8" that box 8 read, and took id 18 from
+    # box 18; the "8" is box 8's, so box 1 keeps "1" and box 18 its own id
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_60_90_0_07546.jpg")
+    style = _style((128, 0, 255), 4, "below", "{id}", 0.6605504599170107, "dejavu_sans", False)
+    layout = [(1, [114.0, 86.0, 141.0, 147.0]), (13, [449.0, 314.0, 476.0, 376.0]), (18, [345.0, 16.0, 395.0, 84.0]),
+              (11, [20.0, 62.0, 48.0, 120.0]), (5, [358.0, 223.0, 398.0, 293.0]), (15, [284.0, 218.0, 341.0, 283.0]),
+              (0, [209.0, 107.0, 249.0, 175.0]), (9, [313.0, 283.0, 336.0, 339.0]), (19, [182.0, 47.0, 241.0, 93.0]),
+              (8, [134.0, 92.0, 163.0, 148.0])]
+    assert _missed(img, style, layout, 80) == []
+
+
+def test_shared_letters_keeps_the_rest_of_a_number_read_over_a_narrower_label():
+    from tools.regions import Region
+    one = Region(18, [114.0, 86.0, 142.0, 147.0], "18", 0.99, True, [113, 151, 148, 169])
+    eight = Region(8, [134.0, 92.0, 163.0, 148.0], "8", 1.0, False, [132, 150, 159, 164])
+    shared_letters([one, eight], None)
+    assert (one.id, eight.id) == (1, 8)
+    # a label as wide as the reader's, or wider, is no part of it (a line piece read as "1" over "13")
+    wide = Region(1, [197.0, 294.0, 283.0, 330.0], "1", 0.99, False, [158, 296, 322, 328])
+    thirteen = Region(13, [197.0, 294.0, 361.0, 342.0], "13", 1.0, True, [208, 301, 351, 335])
+    shared_letters([wide, thirteen], None)
+    assert thirteen.id == 13

@@ -69,7 +69,7 @@ from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, re
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
                                   odd_places, unglued)
 from tools.regions_prune import drop_stacked
-from tools.regions_split import join_lone_letters, own_letters_only, split_side_by_side
+from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
@@ -229,7 +229,8 @@ def read_regions(
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
-    regions = _restore_contested(label_by_detection(rgb, regions, allowed, DET_THICK), contested)
+    regions = _restore_contested(shared_letters(label_by_detection(rgb, regions, allowed, DET_THICK), allowed),
+                                 contested)
     regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -288,7 +289,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
         out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
     out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
-    out = own_letters_only(out, past, allowed)
+    out = shared_letters(own_letters_only(out, past, allowed), allowed)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:

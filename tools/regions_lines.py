@@ -300,8 +300,9 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
         clipped = clipped_centre(lo + a, lo + b, line_t, first_y, last_y) if not found else None
         centres += found or ([clipped] if clipped is not None else [])
     hidden = (cover >= SIDE_COVER) & (own < OWN_COVER) & corner(xa) & corner(xb)
-    centres = sorted(centres + [lo + (a + b) / 2 for a, b in true_runs(hidden)
-                                if b - a + 1 <= 2 * line_t + 2 and _both_end(left, right, lo + a, lo + b, line_t, mask)])
+    under = [lo + (a + b) / 2 for a, b in true_runs(hidden)
+             if b - a + 1 <= 2 * line_t + 2 and _both_end(left, right, lo + a, lo + b, line_t, mask)]
+    centres = sorted(centres + under)
     out = []
     for k, top in enumerate(centres):
         for bot in centres[k + 1:]:

@@ -9,7 +9,8 @@ of an image alike), and the two parts read as the two halves of the whole read
 (Hershey's "11"), two labels' letters as little as their two paddings (4 px).
 
 A letter left on its own beside a read label is read with it (:func:`join_lone_letters`), and a label read on past
-a side that took in another box's label is read alone (:func:`own_letters_only`).
+a side that took in another box's label is read alone (:func:`own_letters_only`), as is a label read over another
+box's label (:func:`shared_letters`).
 
 Boxes are (x1, y1, x2, y2) px.
 """
@@ -169,6 +170,35 @@ def own_letters_only(regions: list[Region], past: dict[tuple[int, int, int, int]
             else:
                 reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
     return regions
+
+
+def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Region]:
+    """A label read over half or more of another region's narrower label, at its left or right end, whose read
+    ends (or starts) with that label's number, keeps the rest of its number (when the caller allows it and no other
+    box holds it): a label's letters are its own ("1" below one box beside "8" below the next, read "18" for the
+    first box while the second read its "8")."""
+    held = {r.id for r in regions if r.id >= 0}
+    for reg in regions:
+        if reg.id < 0 or reg.label_box is None:
+            continue
+        for other in regions:
+            if (other is reg or other.id < 0 or other.label_box is None or _width(other.label_box) >= _width(
+                    reg.label_box) or _share(other.label_box, reg.label_box) < 0.5):
+                continue
+            mine, theirs = str(reg.id), str(other.id)
+            right = (other.label_box[0] + other.label_box[2]) > (reg.label_box[0] + reg.label_box[2])
+            rest = (mine[:-len(theirs)] if mine.endswith(theirs) else "") if right else \
+                (mine[len(theirs):] if mine.startswith(theirs) else "")
+            if rest and int(rest) not in held and (allowed is None or int(rest) in allowed):
+                held.discard(reg.id)
+                reg.relabel(int(rest), rest, reg.confidence, reg.label_box)
+                held.add(reg.id)
+                break
+    return regions
+
+
+def _width(box: Sequence[float]) -> float:
+    return box[2] - box[0]
 
 
 def _share(box: Sequence[float], within: Sequence[float]) -> float:
