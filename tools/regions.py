@@ -21,10 +21,9 @@ Pipeline of :func:`read_regions`:
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
    settles the two reads); a label that runs into its box's right side, or into another box's left side, is read
-   past it (:func:`tools.regions_labels.across_right_side`; not where that takes in another box's label,
-   :func:`tools.regions_split.own_letters_only`). Two labels drawn side by side that formed one blob are read
-   apart (:func:`tools.regions_split.split_side_by_side`), and a letter left on its own beside a read label is read
-   with it (:func:`tools.regions_split.join_lone_letters`).
+   past it (:func:`tools.regions_labels.across_right_side`). Labels grouped wrong (:mod:`tools.regions_split`):
+   two side by side in one blob are read apart, a lone letter beside a label is read with it, and a label read
+   over another box's label keeps only its own letters.
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
@@ -229,8 +228,8 @@ def read_regions(
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
-    regions = _restore_contested(shared_letters(label_by_detection(rgb, regions, allowed, DET_THICK), allowed),
-                                 contested)
+    regions = label_by_detection(rgb, regions, allowed, DET_THICK)
+    regions = _restore_contested(shared_letters(regions, allowed), contested)
     regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
