@@ -266,12 +266,13 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     # a small label background and a bold digit look alike: the unsure ones are read the other way too
     flipped = read_labels([_ocr_job(LabelBlob(blobs[near_ids[k]].box, not blobs[near_ids[k]].filled), mask,
                                     strength, letters, strokes) for k in unsure])
+    read_as = [blobs[j] for j in near_ids]   # the kind of label each first read took it for
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
-            first[k] = alt
+            first[k], read_as[k] = alt, LabelBlob(read_as[k].box, not read_as[k].filled)
     wide = [across_right_side(blobs[j], rects, blobs) for j in near_ids]
     widened = {k for k, j in enumerate(near_ids) if wide[k] != blobs[j]}
-    twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, blobs[near_ids[k]], allowed)]
+    twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, read_as[k], allowed)]
     again = [wide[k] for k in twice]
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
