@@ -144,3 +144,29 @@ def test_a_bold_stroke_zero_that_looks_filled_is_read_with_the_digit_before_it(s
     layout = [(14, [170.0, 232.0, 353.0, 299.0]), (19, [58.0, 74.0, 135.0, 107.0]), (20, [372.0, 423.0, 440.0, 466.0]),
               (10, [31.0, 32.0, 208.0, 68.0]), (7, [182.0, 92.0, 353.0, 189.0]), (15, [275.0, 72.0, 430.0, 152.0])]
     assert _missed(img, style, layout, 80) == []
+
+
+def test_a_filled_label_first_taken_for_strokes_is_read_twice_as_a_filled_one(shared_data):
+    # the red "10" left of box 10 was taken for stroke letters, then read as a filled label: its holes read a sure
+    # "1". A read of the other kind is settled with the picture as that kind's reads are, which reads "10"
+    import cv2
+    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"), (1920, 1080),
+                     interpolation=cv2.INTER_AREA)
+    style = _style((255, 0, 0), 2, "outside_left", "{id}", 0.9639877621619918, "hershey_simplex", True)
+    layout = [(8, [457.0, 319.0, 775.0, 565.0]), (6, [727.0, 775.0, 1114.0, 990.0]), (9, [151.0, 823.0, 693.0, 1047.0]),
+              (14, [93.0, 206.0, 273.0, 488.0]), (11, [672.0, 31.0, 862.0, 308.0]), (3, [976.0, 347.0, 1518.0, 418.0]),
+              (10, [586.0, 428.0, 1000.0, 601.0]), (19, [276.0, 586.0, 533.0, 890.0]),
+              (5, [843.0, 445.0, 1007.0, 617.0])]
+    assert 10 not in _missed(img, style, layout, 71)
+
+
+def test_a_filled_label_crossed_by_another_boxs_side_is_read_whole(shared_data):
+    # box 6's left side runs under the filled "11" left of box 11; taken for strokes, the label was read as a
+    # filled one but its picture read as a stroke label's, padded, and "1" stood
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_30_0_01609.jpg")
+    style = _style((255, 128, 0), 5, "outside_left", "{id}", 0.8959614432447971, "dejavu_sans_bold", True, BLACK)
+    layout = [(0, [49.0, 360.0, 217.0, 416.0]), (6, [311.0, 308.0, 418.0, 414.0]), (4, [165.0, 72.0, 355.0, 182.0]),
+              (7, [150.0, 111.0, 205.0, 227.0]), (12, [222.0, 396.0, 329.0, 492.0]), (8, [11.0, 28.0, 95.0, 132.0]),
+              (20, [266.0, 256.0, 335.0, 321.0]), (19, [49.0, 161.0, 113.0, 263.0]), (17, [318.0, 96.0, 479.0, 185.0]),
+              (11, [320.0, 351.0, 467.0, 503.0])]
+    assert 11 not in _missed(img, style, layout, 62)

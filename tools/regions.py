@@ -270,8 +270,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, alt in zip(unsure, flipped):
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k], read_as[k] = alt, LabelBlob(read_as[k].box, not read_as[k].filled)
-    wide = [across_right_side(blobs[j], rects, blobs) for j in near_ids]
-    widened = {k for k, j in enumerate(near_ids) if wide[k] != blobs[j]}
+    wide = [across_right_side(read_as[k], rects, blobs) for k in range(len(near_ids))]
+    widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, read_as[k], allowed)]
     again = [wide[k] for k in twice]
     pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
