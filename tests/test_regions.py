@@ -226,7 +226,7 @@ def test_a_label_read_two_ways_agrees_or_the_picture_wins_unless_unsure():
 
 
 def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
-    from tools.regions import _unique_ids
+    from tools.regions_ids import unique_ids as _unique_ids
 
     blank = np.zeros((60, 60, 3), np.uint8)
     sure, unsure = Region(1, [0, 0, 10, 10], "1", 0.9, True), Region(1, [20, 0, 30, 10], "1", 0.99, False)
@@ -241,7 +241,7 @@ def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
 def test_a_contested_id_goes_back_to_its_box_once_the_others_are_read_as_other_ids():
     """Two boxes confirmed as "1" lose it; when the text detector then reads one of them as "11", the id goes back
     to the other. Still contested by two unread boxes, it goes to neither."""
-    from tools.regions import _restore_contested, _unique_ids
+    from tools.regions_ids import restore_contested as _restore_contested, unique_ids as _unique_ids
 
     blank = np.zeros((60, 60, 3), np.uint8)
     one, eleven = Region(1, [0, 0, 10, 10], "1", 0.98, True), Region(1, [20, 0, 30, 10], "1", 0.97, True)
@@ -278,7 +278,7 @@ def test_a_bold_zero_whose_hole_closes_is_a_letter_of_its_label(quality):
 def test_a_label_read_once_is_read_off_the_picture_when_another_box_reads_its_id():
     """Two sure mask reads of "3": once their pictures are read, the label drawn "3" keeps the id (both reads agree)
     and the one drawn "8" takes the picture's number, as when a label is read twice from the start."""
-    from tools.regions import _unique_ids
+    from tools.regions_ids import unique_ids as _unique_ids
 
     style = BOLD_STROKES
     drawn = [(3, [60.0, 80.0, 200.0, 200.0]), (8, [320.0, 90.0, 480.0, 220.0])]

@@ -19,11 +19,11 @@ Pipeline of :func:`read_regions`:
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
-   the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`; :func:`combine_reads`
-   settles the two reads); a label that runs into its box's right side, or into another box's left side, is read
-   past it (:func:`tools.regions_labels.across_right_side`). Labels grouped wrong (:mod:`tools.regions_split`):
-   two side by side in one blob are read apart, a lone letter beside a label is read with it, and a label read
-   over another box's label keeps only its own letters.
+   the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`;
+   :func:`tools.regions_ids.combine_reads` settles the two reads); a label that runs into its box's right side,
+   or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`). Labels
+   grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter beside a
+   label is read with it, and a label read over another box's label keeps only its own letters.
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
@@ -32,7 +32,7 @@ Pipeline of :func:`read_regions`:
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
    that box the label (:func:`tools.regions_places.labels_as_boxes`).
-4. An id read on several boxes stays with the one box whose two reads agree (:func:`_unique_ids`).
+4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
@@ -40,9 +40,9 @@ Pipeline of :func:`read_regions`:
    it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text detector looks at
    a crop around each unlabeled box; a number is taken where a label of that box goes
    (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that read it
-   and is still unlabeled once the others are read as other ids (:func:`_restore_contested`). A labelled box in an
-   unlabeled box's top-left corner whose label runs across it is a piece that the label's letters close with that
-   box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
+   and is still unlabeled once the others are read as other ids (:func:`tools.regions_ids.restore_contested`). A
+   labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
+   letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_ids import combine_reads, restore_contested, settle_reads, unique_ids  # noqa: F401
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
@@ -84,11 +85,10 @@ HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overl
 MAX_COLOURS = 10             # most overlay colours looked at in one image
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 # a stroke label read off the mask this surely is not read off the picture too (a third of the recognizer's work);
-# only where its id is read on another box as well is the second read made (:func:`_unique_ids`). Dev overlays:
-# the same recovered count at 0.99 as with every label read twice; filled labels are always read twice (the holes
-# of a bold "0" read as a sure "1")
+# only where its id is read on another box as well is the second read made (:func:`tools.regions_ids.unique_ids`).
+# Dev overlays: the same recovered count at 0.99 as with every label read twice; filled labels are always read
+# twice (the holes of a bold "0" read as a sure "1")
 SURE_STROKE = 0.99
-PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
 # sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
 SIBLING_SURE = 0.3
@@ -123,7 +123,7 @@ class Region:
         self.label_box = None if label_box is None else [int(v) for v in label_box]
 
 
-Contest = list[tuple[Region, Region]]   # boxes read as one id, each with a copy of its read before it was dropped
+
 
 
 # ----------------------------------------------------------------------------------------------- geometry
@@ -224,12 +224,12 @@ def read_regions(
     hidden = occluders([mask for mask, _ in layers], filled)
     for (mask, strength), fill, occluded in zip(layers, filled, hidden):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
-    contested = _unique_ids(rgb, regions, allowed)
+    contested = unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
-    regions = _restore_contested(shared_letters(regions, allowed), contested)
+    regions = restore_contested(shared_letters(regions, allowed), contested)
     regions = corner_pieces(regions, DET_THICK)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
@@ -280,7 +280,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
         if k in pictures and not (k in widened and final_one_added(first[k], pictures[k])):
-            first[k], both = _settle(first[k], pictures[k], allowed)
+            first[k], both = settle_reads(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
@@ -308,30 +308,6 @@ def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
             and (allowed is None or rid in allowed))
 
 
-def _settle(mask_read: Read, picture_read: Read, allowed: set[int] | None) -> tuple[Read, bool]:
-    """A label's mask and picture reads settled into one (:func:`combine_reads`), and whether they agreed."""
-    agree = mask_read[0] is not None and mask_read[0] == picture_read[0]
-    return combine_reads(mask_read, picture_read, allowed), agree
-
-
-def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None = None) -> Read:
-    """One label read two ways, ``(number or None, text, confidence)``: off the overlay-colour mask and off the
-    picture itself. Agreeing reads keep the higher confidence; when they differ the picture's number wins unless
-    the recognizer was unsure of it (confidence below PICTURE_SURE) and less sure than of the mask's. On our dev
-    overlays the picture was right in 24 of 37 disagreements, the mask in 9: the mask loses digits whose strokes
-    cross an outline, or that JPEG's halved colour resolution thins below its thresholds."""
-    usable = [r for r in (picture_read, mask_read) if r[0] is not None and (allowed is None or r[0] in allowed)]
-    if not usable:
-        return mask_read
-    if len(usable) == 1:
-        return usable[0]
-    if picture_read[0] == mask_read[0]:
-        return (mask_read[0], mask_read[1], max(mask_read[2], picture_read[2]))
-    if picture_read[2] < PICTURE_SURE and mask_read[2] > picture_read[2]:
-        return mask_read
-    return picture_read
-
-
 def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
              strokes: np.ndarray) -> tuple[np.ndarray, LabelBlob, np.ndarray]:
     """What to OCR for one label blob: a filled label from the whole colour mask, stroke text from the
@@ -355,48 +331,3 @@ def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarr
                 rid, text, conf, both = reads[cols[c]]
                 out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box])
     return out
-
-
-def _unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
-    """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
-    misread digit scores as high as a clean one, 0.95-0.97). Labels read once (``confirmed`` None) are read off the
-    picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one box
-    whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
-    become unread (id -1), in place. Returns the contests that left no box with the id (see
-    :func:`_restore_contested`)."""
-    once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
-    # only stroke labels are read once (_read_once), so their pictures are read as stroke labels
-    for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
-        (rid, reg.label_text, conf), reg.confirmed = _settle((reg.id, reg.label_text, reg.confidence), pic, allowed)
-        reg.id, reg.confidence = int(rid), round(conf, 3)
-    contests: list[Contest] = []
-    for same in _same_id(regions):
-        sure = [r for r in same if r.confirmed]
-        if len(sure) != 1:
-            contests.append([(reg, dataclasses.replace(reg)) for reg in same])
-        for reg in same:
-            if len(sure) != 1 or reg is not sure[0]:
-                reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
-    return contests
-
-
-def _restore_contested(regions: list[Region], contests: list[Contest]) -> list[Region]:
-    """An id read on several boxes, none surely (:func:`_unique_ids`), goes back to its one box still unread once
-    the text detector has read the others' labels as other ids, if no box holds the id by then."""
-    held = {r.id for r in regions if r.id >= 0}
-    for contest in contests:
-        left = [(reg, read) for reg, read in contest if reg.id < 0]
-        if len(left) == 1 and left[0][1].id not in held:
-            reg, read = left[0]
-            reg.relabel(read.id, read.label_text, read.confidence, read.label_box)
-            held.add(reg.id)
-    return regions
-
-
-def _same_id(regions: list[Region]) -> list[list[Region]]:
-    """Groups of regions (two or more) read as the same id."""
-    boxes: dict[int, list[Region]] = {}
-    for reg in regions:
-        if reg.id >= 0:
-            boxes.setdefault(reg.id, []).append(reg)
-    return [b for b in boxes.values() if len(b) > 1]
