@@ -13,6 +13,7 @@ from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import DET_THICK, SIBLING_SURE, Region, iou, read_regions
 from tools.regions_geom import INSIDE_TOP_LEFT, LEFT
+from tools.regions_places import union_boxes
 from tools.regions_places import _widest_read, label_by_siblings
 
 
@@ -250,3 +251,27 @@ def test_the_widest_window_that_reads_a_number_stands():
     # stays; b: the widest read stands
     assert _widest_read(jobs, places, reads) == [(None, "", 0.0), (8, "8", 0.95), (None, "", 0.0), (5, "5", 0.7),
                                                  (12, "12", 0.8), (None, "", 0.0)]
+
+
+def test_a_rectangle_around_two_boxes_side_by_side_hands_its_label_to_the_one_it_fits(shared_data):
+    # box 17 ends 3 px before box 2 begins: their outer lines close a rectangle around both, which took the label
+    # of box 17 at its top-left corner; box 17 takes it back
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_30_0_01609.jpg")
+    style = _style((0, 0, 255), 5, "inside_top_left", "Region {id}", 0.8551357749532138, "hershey_duplex", False)
+    layout = [(20, [378.0, 460.0, 447.0, 506.0]), (2, [216.0, 242.0, 276.0, 388.0]), (14, [89.0, 140.0, 202.0, 195.0]),
+              (13, [379.0, 363.0, 525.0, 461.0]), (19, [58.0, 450.0, 147.0, 508.0]), (17, [46.0, 251.0, 213.0, 393.0])]
+    assert 17 not in _missed(img, style, layout, 95)
+
+
+def test_union_boxes_needs_two_boxes_that_make_up_the_labelled_one():
+    def around() -> Region:
+        return Region(17, [46.0, 254.0, 276.0, 390.5], "Region 17", 0.99, True, [54, 260, 190, 284])
+
+    def left() -> Region:
+        return Region(-1, [46.0, 251.0, 213.0, 393.0], "", 0.0)
+
+    right = Region(2, [213.0, 242.5, 276.0, 388.0], "Region 2", 1.0, True, [224, 248, 344, 275])
+    out = union_boxes([around(), left(), right], DET_THICK, (640, 512))
+    assert [(r.id, r.bbox) for r in out] == [(17, left().bbox), (2, right.bbox)]
+    # without the box beside it, the unlabeled box inside is a box of its own, not a part
+    assert [r.id for r in union_boxes([around(), left()], DET_THICK, (640, 512))] == [17, -1]

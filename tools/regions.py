@@ -42,7 +42,9 @@ Pipeline of :func:`read_regions`:
    (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that read it
    and is still unlabeled once the others are read as other ids (:func:`tools.regions_ids.restore_contested`). A
    labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
-   letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`).
+   letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`), as
+   does an unlabeled box that, with another found box, makes up a labelled one around both
+   (:func:`tools.regions_places.union_boxes`).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
-                                  odd_places, unglued)
+                                  odd_places, unglued, union_boxes)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
@@ -230,7 +232,7 @@ def read_regions(
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
     regions = restore_contested(shared_letters(regions, allowed), contested)
-    regions = corner_pieces(regions, DET_THICK)
+    regions = union_boxes(corner_pieces(regions, DET_THICK), DET_THICK, (rgb.shape[1], rgb.shape[0]))
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))

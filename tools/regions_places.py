@@ -25,6 +25,7 @@ DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heigh
 # 0.6 with ODD_SHARE 0.6. A label inside the box's top-left corner where the usual place leaves the image is not odd
 # (renderers draw it there instead), nor is any label when fewer than ODD_MIN are read
 ODD_MIN, ODD_SHARE, ODD_SURE = 3, 0.75, 0.9
+UNION_IOU = 0.9    # a box this close to the union of two others inside it is their outer lines, no box of its own
 SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
 
 
@@ -126,6 +127,25 @@ def _hand_over(regions: list[Region], piece: Callable[[Region, int], bool],
             found[0].confirmed = reg.confirmed
             dropped.add(i)
     return [r for i, r in enumerate(regions) if i not in dropped]
+
+
+def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> list[Region]:
+    """Regions with each labelled box that two other found boxes make up (their union's IoU with it >= UNION_IOU)
+    handed over (:func:`_hand_over`) to the one of those that is unlabeled, lies inside it and has the label at its
+    label place: the outer lines of two boxes drawn side by side close a rectangle around both, which took the
+    label of one. ``tol``: px, the outline thickness assumed; ``size``: the image's (width, height)."""
+    def host(reg: Region, part: Region, j: int) -> bool:
+        if not within(part.bbox, reg.bbox, -tol) or placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(
+                reg.label_box):
+            return False
+        return any(iou(_union(part.bbox, o.bbox), reg.bbox) >= UNION_IOU for o in regions
+                   if o is not reg and o is not part)
+
+    return _hand_over(regions, lambda reg, i: True, host)
+
+
+def _union(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
 
 
 def _across_far_side(label: Sequence[float], box: Sequence[float]) -> bool:
