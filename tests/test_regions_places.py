@@ -275,3 +275,33 @@ def test_union_boxes_needs_two_boxes_that_make_up_the_labelled_one():
     assert [(r.id, r.bbox) for r in out] == [(17, left().bbox), (2, right.bbox)]
     # without the box beside it, the unlabeled box inside is a box of its own, not a part
     assert [r.id for r in union_boxes([around(), left()], DET_THICK, (640, 512))] == [17, -1]
+
+
+def test_a_box_with_its_filled_label_glued_above_hands_the_label_to_the_box(shared_data):
+    # "18" above box 18 is as wide as the box: box and label closed one rectangle, which took the label, beside
+    # the box itself, left unlabeled; the rectangle is the box and its label
+    img = load_image(shared_data / "deepforest_neon" / "SOAP_061.png")
+    style = _style((255, 0, 255), 2, "above", "{id}", 1.0117710182202742, "hershey_duplex", True)
+    layout = [(10, [66.0, 346.0, 165.0, 373.0]), (18, [338.0, 97.0, 379.0, 185.0]), (7, [242.0, 227.0, 322.0, 343.0])]
+    assert _missed(img, style, layout, 94) == []
+
+
+def test_a_piece_cut_out_of_crossing_boxes_hands_its_label_to_the_box_holding_it(shared_data):
+    # box 10 crosses box 4 near its top-left corner: the piece their lines close there took box 4's label "4"
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_10.png")
+    style = _style((0, 200, 100), 2, "above", "{id}", 1.0795152034692315, "hershey_simplex", True)
+    layout = [(13, [56.0, 104.0, 225.0, 151.0]), (17, [220.0, 290.0, 345.0, 363.0]), (4, [104.0, 216.0, 241.0, 309.0]),
+              (10, [29.0, 194.0, 185.0, 243.0])]
+    assert 4 not in _missed(img, style, layout, 90)   # (box 10 is found cut at box 4's left side)
+
+
+def test_union_boxes_hands_a_piece_on_other_boxes_sides_to_the_box_holding_it():
+    piece = Region(4, [104.0, 216.0, 185.0, 243.0], "4", 1.0, True, [102, 176, 174, 214])
+    box = Region(-1, [104.0, 216.0, 241.0, 309.0], "", 0.0)
+    crossing = Region(10, [29.0, 194.0, 185.0, 243.0], "10", 1.0, True, [28, 154, 77, 192])
+    out = union_boxes([piece, box, crossing], DET_THICK, (640, 480))
+    assert [(r.id, r.bbox) for r in out] == [(4, [104.0, 216.0, 241.0, 309.0]), (10, crossing.bbox)]
+    # a box inside another one with a side of its own is a box
+    inner = Region(4, [104.0, 216.0, 160.0, 243.0], "4", 1.0, True, [102, 176, 174, 214])
+    out = union_boxes([inner, Region(-1, [104.0, 216.0, 241.0, 309.0], "", 0.0), crossing], DET_THICK, (640, 480))
+    assert [r.id for r in out] == [4, -1, 10]

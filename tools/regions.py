@@ -43,8 +43,8 @@ Pipeline of :func:`read_regions`:
    and is still unlabeled once the others are read as other ids (:func:`tools.regions_ids.restore_contested`). A
    labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
    letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`), as
-   does an unlabeled box that, with another found box, makes up a labelled one around both
-   (:func:`tools.regions_places.union_boxes`).
+   does an unlabeled box that, with another found box or with its glued label, makes up a labelled one around
+   both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions_places.union_boxes`).
 """
 
 from __future__ import annotations

@@ -130,22 +130,31 @@ def _hand_over(regions: list[Region], piece: Callable[[Region, int], bool],
 
 
 def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> list[Region]:
-    """Regions with each labelled box that two other found boxes make up (their union's IoU with it >= UNION_IOU)
-    handed over (:func:`_hand_over`) to the one of those that is unlabeled, lies inside it and has the label at its
-    label place: the outer lines of two boxes drawn side by side close a rectangle around both, which took the
-    label of one. ``tol``: px, the outline thickness assumed; ``size``: the image's (width, height)."""
+    """Regions with each labelled box made of other boxes' lines handed over (:func:`_hand_over`) to the unlabeled
+    box at whose label place its label sits: one that, with another found box or with its own label, makes up the
+    labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
+    with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
+    which lies on a side of that box or of another found box (a piece cut out of crossing boxes). ``tol``: px,
+    the outline thickness assumed; ``size``: the image's (width, height)."""
     def host(reg: Region, part: Region, j: int) -> bool:
-        if not within(part.bbox, reg.bbox, -tol) or placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(
-                reg.label_box):
+        if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
             return False
-        return any(iou(_union(part.bbox, o.bbox), reg.bbox) >= UNION_IOU for o in regions
-                   if o is not reg and o is not part)
+        others = [o.bbox for o in regions if o is not reg and o is not part]
+        if within(part.bbox, reg.bbox, -tol):
+            return any(iou(_union(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
+        return within(reg.bbox, part.bbox, -tol) and _on_sides(reg.bbox, [part.bbox] + others, tol)
 
     return _hand_over(regions, lambda reg, i: True, host)
 
 
 def _union(a: Sequence[float], b: Sequence[float]) -> list[float]:
     return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+
+
+def _on_sides(box: Sequence[float], others: Sequence[Sequence[float]], tol: float) -> bool:
+    """Each side of ``box`` lies within ``tol`` px of a parallel side of one of ``others`` (x1, y1, x2, y2 px)."""
+    return all(any(min(abs(box[k] - o[a]), abs(box[k] - o[a + 2])) <= tol for o in others)
+               for k, a in ((0, 0), (1, 1), (2, 0), (3, 1)))
 
 
 def _across_far_side(label: Sequence[float], box: Sequence[float]) -> bool:
