@@ -134,15 +134,15 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
     box at whose label place its label sits: one that, with another found box or with its own label, makes up the
     labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
     with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
-    which lies on a side of that box or of another found box (a piece cut out of crossing boxes). ``tol``: px,
-    the outline thickness assumed; ``size``: the image's (width, height)."""
+    which lies on a side of that box or of another found box, within 2 ``tol`` (a piece cut out of crossing boxes;
+    a found side may be off by a few px). ``tol``: px, the outline thickness assumed; ``size``: the image's (width, height)."""
     def host(reg: Region, part: Region, j: int) -> bool:
         if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
             return False
         others = [o.bbox for o in regions if o is not reg and o is not part]
         if within(part.bbox, reg.bbox, -tol):
             return any(iou(_union(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
-        return within(reg.bbox, part.bbox, -tol) and _on_sides(reg.bbox, [part.bbox] + others, tol)
+        return within(reg.bbox, part.bbox, -2 * tol) and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol)
 
     return _hand_over(regions, lambda reg, i: True, host)
 
