@@ -135,7 +135,8 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
     labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
     with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
     which lies on a side of that box or of another found box, within 2 ``tol`` (a piece cut out of crossing boxes;
-    a found side may be off by a few px). ``tol``: px, the outline thickness assumed; ``size``: the image's (width, height)."""
+    a found side may be off by a few px). ``tol``: px, the outline thickness assumed; ``size``: the image's
+    (width, height)."""
     def host(reg: Region, part: Region, j: int) -> bool:
         if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
             return False
