@@ -113,3 +113,22 @@ def test_a_side_that_runs_on_past_another_colours_line_ends_no_box_there(shared_
               (7, [326.0, 63.0, 427.0, 105.0], _style((0, 0, 255), 3, "above", "Region {id}", 0.5655,
                                                       "hershey_duplex", False))]
     assert _read(_overlay(img, layout, 60), 4, box)
+
+
+def test_a_side_under_another_colours_line_beside_a_label_glued_to_the_corner(shared_data):
+    # the blue box's right side covers the yellow box's left side below the yellow label "20", glued outside the
+    # box's top-left corner: the label's letters past the yellow top line are no line running on
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_90_0_07333.jpg")
+    box = [339.0, 181.0, 423.0, 240.0]
+    layout = [(8, [606.0, 84.0, 640.0, 120.0], _style((255, 0, 255), 3, "outside_left", "Region {id}", 1.0163,
+                                                      "hershey_simplex", False)),
+              (6, [493.0, 8.0, 576.0, 63.0], _style((0, 255, 255), 5, "outside_left", "{id}", 0.8505, "hershey_simplex",
+                                                    True, BLACK)),
+              (1, [107.0, 454.0, 190.0, 504.0], _style((0, 255, 255), 2, "above", "{id}", 0.6477, "hershey_duplex",
+                                                       True, BLACK)),
+              (20, box, _style((255, 255, 0), 5, "outside_left", "{id}", 0.5994, "dejavu_sans_bold", False)),
+              (13, [248.0, 202.0, 337.0, 261.0], _style((0, 0, 255), 5, "above", "{id}", 1.0994, "dejavu_sans_bold",
+                                                        False)),
+              (11, [232.0, 90.0, 314.0, 134.0], _style((128, 0, 255), 5, "outside_left", "Region {id}", 0.6129,
+                                                       "dejavu_sans_bold", False))]
+    assert _read(_overlay(img, layout, 73), 20, box)

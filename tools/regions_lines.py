@@ -337,16 +337,27 @@ def _column_height(mask: np.ndarray, y0: int, y1: int, xa: int, xb: int, reach: 
 def _both_end(left: Line, right: Line, a: int, b: int, reach: float, mask: np.ndarray) -> bool:
     """Both lines start, or both end, within ``reach`` px of the band [a, b] across them (rows of ``mask``), and
     neither runs on past it: the band is a side of their box drawn under another colour's line (a line crossing
-    the pair lets them run on beyond it): drawn on half the rows from 2 px (an outline's JPEG halo, a thicker
-    line's edge) to ``reach`` + 2 px past it."""
-    cols = [int(round(ln.pos)) for ln in (left, right)]
+    the pair lets them run on beyond it). A line runs on where it is drawn on half the rows from 2 px (an outline's
+    JPEG halo, a thicker line's edge) to ``reach`` + 2 px past the band, and not beside it as well (that is a
+    letter, such as a label's glued to the box's corner)."""
     for edge, far in ((min, -1), (max, 1)):
         ends = [edge(v for span in ln.spans for v in span) for ln in (left, right)]
         if all(a - reach <= v <= b + reach for v in ends):
             near = b + 2 if far > 0 else a - 2 - int(reach)
             rows = slice(max(0, near), max(0, near + int(reach) + 1))
-            return not any(mask[rows, max(0, c - 1):c + 2].any(axis=1).sum() >= 0.5 * (reach + 1) for c in cols)
+            return not any(_runs_on(mask[rows], ln, reach) for ln in (left, right))
     return False
+
+
+def _runs_on(window: np.ndarray, line: Line, reach: float) -> bool:
+    """``line`` (a column of ``window``, its thickness across) is drawn on half the window's rows, and the columns
+    just beside its thickness are not (a line, not a letter's stroke)."""
+    if window.shape[0] == 0:
+        return False
+    c, off = int(round(line.pos)), int(np.ceil(line.thick / 2)) + 2
+    drawn = window[:, max(0, c - 1):c + 2].any(axis=1).sum() >= 0.5 * (reach + 1)
+    beside = [window[:, x].mean() >= 0.5 for x in (c - off, c + off) if 0 <= x < window.shape[1]]
+    return drawn and not any(beside)
 
 
 def _supported(line: Line, top: float, bot: float) -> bool:
