@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 # a picture read this sure that a label holds no number overrules the mask's number: the mask of a "Region" whose
 # number lies beyond it (not found, or another box's) reads "Region 0" or "Region 10". Dev overlays (seeds
-# 1/11/21/41/51/61/71), exact regions over never: 0.99 +5, 0.95 +7, 0.9 +8, 0.8 +7
+# 1/11/21/41/51/61/71, 6,238 regions): +4 / -1 exact when it came in at 0.99; later 6,069 / 6,071 / 6,072 / 6,071
+# exact at 0.99 / 0.95 / 0.9 / 0.8
 NO_NUMBER_SURE = 0.9
 Contest = list[tuple['Region', 'Region']]   # boxes read as one id, each with a copy of its read before it was dropped
 
