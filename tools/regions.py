@@ -66,7 +66,7 @@ from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
 from tools.regions_lines import find_rectangles
 from tools.regions_pieces import MIN_RUN
-from tools.regions_ocr import (LabelBlob, Read, final_one_added, read_labels, read_pictures,
+from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
                                   odd_places, unglued, union_boxes)
@@ -86,11 +86,6 @@ RESCUE_VAL = 200
 HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
 MAX_COLOURS = 10             # most overlay colours looked at in one image
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
-# a stroke label read off the mask this surely is not read off the picture too (a third of the recognizer's work);
-# only where its id is read on another box as well is the second read made (:func:`tools.regions_ids.unique_ids`).
-# Dev overlays: the same recovered count at 0.99 as with every label read twice; filled labels are always read
-# twice (the holes of a bold "0" read as a sure "1")
-SURE_STROKE = 0.99
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
 # sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
 SIBLING_SURE = 0.3
@@ -115,7 +110,8 @@ class Region:
     bbox: list[float]
     label_text: str = ""
     confidence: float = 1.0
-    # the label's mask and picture reads gave the same number; None: read once (a sure stroke read, see SURE_STROKE)
+    # the label's mask and picture reads gave the same number; None: the picture read was not settled with it (a
+    # read past a box's side that only added a final "1")
     confirmed: bool | None = False
     label_box: list[int] | None = None   # where the label was read, [x1, y1, x2, y2] px (None: given as JSON)
 
@@ -274,14 +270,14 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             first[k], read_as[k] = alt, LabelBlob(read_as[k].box, not read_as[k].filled)
     wide = [across_right_side(read_as[k], rects, blobs) for k in range(len(near_ids))]
     widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
-    twice = [k for k, read in enumerate(first) if k in widened or not _read_once(read, read_as[k], allowed)]
-    again = [wide[k] for k in twice]
-    pictures = dict(zip(twice, settle_disagreements(rgb, again, [first[k] for k in twice], read_pictures(rgb, again))))
+    # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
+    # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
+    pictures = settle_disagreements(rgb, wide, first, read_pictures(rgb, wide))
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
-        if k in pictures and not (k in widened and final_one_added(first[k], pictures[k])):
+        if not (k in widened and final_one_added(first[k], pictures[k])):
             first[k], both = settle_reads(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
@@ -300,14 +296,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
     return labels_as_boxes(out, rects)
-
-
-def _read_once(read: Read, blob: LabelBlob, allowed: set[int] | None) -> bool:
-    """A mask read that needs no picture read: a stroke label read surely (SURE_STROKE) as an id the caller allows
-    (one it ruled out may be a misread, and a filled label's "hole" can read as a sure wrong digit)."""
-    rid, _, conf = read
-    return (rid is not None and conf >= SURE_STROKE and not blob.filled
-            and (allowed is None or rid in allowed))
 
 
 def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,

@@ -52,13 +52,13 @@ def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None 
 
 def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
     """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
-    misread digit scores as high as a clean one, 0.95-0.97). Labels read once (``confirmed`` None) are read off the
-    picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one box
-    whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
+    misread digit scores as high as a clean one, 0.95-0.97). Labels left unsettled (``confirmed`` None) are read
+    off the picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one
+    box whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
     become unread (id -1), in place. Returns the contests that left no box with the id (see
     :func:`restore_contested`)."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
-    # only stroke labels are read once (tools.regions._read_once), so their pictures are read as stroke labels
+    # only stroke labels are left unsettled (read past a side), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
         read = (reg.id, reg.label_text, reg.confidence)
         (rid, reg.label_text, conf), reg.confirmed = settle_reads(read, pic, allowed)
