@@ -276,8 +276,8 @@ def test_a_bold_zero_whose_hole_closes_is_a_letter_of_its_label(quality):
 
 
 def test_an_unsettled_label_is_read_off_the_picture_when_another_box_reads_its_id():
-    """Two sure mask reads of "3" left unsettled: once their pictures are read, the label drawn "3" keeps the id (both reads agree)
-    and the one drawn "8" takes the picture's number, as when a label is read twice from the start."""
+    """Two sure mask reads of "3" left unsettled: once their pictures are read, the label drawn "3" keeps the id (both
+    reads agree) and the one drawn "8" takes the picture's number, as when a label is read twice from the start."""
     from tools.regions_ids import unique_ids as _unique_ids
 
     style = BOLD_STROKES
