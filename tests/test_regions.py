@@ -515,12 +515,3 @@ def test_mask_sums_transposed_are_the_sums_of_the_transposed_masks():
     want, got = MaskSums.of(mask.T, hidden.T, thin.T), MaskSums.of(mask, hidden, thin).transposed()
     for a, b in [(want.mask, got.mask), (want.cover, got.cover), (want.ring, got.ring), ((want.area,), (got.area,))]:
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
-
-
-def test_a_picture_sure_of_no_number_does_not_overrule_an_expected_id():
-    from tools.regions_ids import combine_reads as combine
-
-    mask, none = (1, "Region1", 0.99), (None, "", 0.99)
-    assert combine(mask, none)[0] is None              # sure of no number: the mask's "1" is no read
-    assert combine(mask, none, allowed={1}) == mask    # the caller expects id 1: the mask's read stands
-    assert combine(mask, (None, "", 0.5))[0] == 1      # unsure of it: the mask's read stands

@@ -170,14 +170,3 @@ def test_a_filled_label_crossed_by_another_boxs_side_is_read_whole(shared_data):
               (20, [266.0, 256.0, 335.0, 321.0]), (19, [49.0, 161.0, 113.0, 263.0]), (17, [318.0, 96.0, 479.0, 185.0]),
               (11, [320.0, 351.0, 467.0, 503.0])]
     assert 11 not in _missed(img, style, layout, 62)
-
-
-def test_a_region_word_read_without_its_number_names_no_box(shared_data):
-    # "Region 0" above box 0 runs under "Region 19" of the box to its right; the mask of its first blob read
-    # "Region 10" while the picture recognizer was sure the blob holds no number: that read stands, and the label is
-    # found again where the image's other labels sit
-    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_60_30_0_00011.jpg")
-    style = _style((128, 0, 255), 2, "above", "Region {id}", 0.6559724345927919, "dejavu_sans_bold", False)
-    layout = [(19, [353.0, 61.0, 485.0, 118.0]), (4, [5.0, 205.0, 147.0, 316.0]), (15, [345.0, 342.0, 495.0, 466.0]),
-              (0, [202.0, 14.0, 356.0, 158.0]), (2, [26.0, 50.0, 92.0, 116.0]), (17, [150.0, 333.0, 268.0, 395.0])]
-    assert _missed(img, style, layout, 73) == []

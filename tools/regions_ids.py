@@ -15,11 +15,6 @@ if TYPE_CHECKING:
     from tools.regions import Region
 
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
-# a picture read this sure that a label holds no number overrules the mask's number: the mask of a "Region" whose
-# number lies beyond it (not found, or another box's) reads "Region 0" or "Region 10". Dev overlays (seeds
-# 1/11/21/41/51/61/71, 6,238 regions): +4 / -1 exact when it came in at 0.99; later 6,069 / 6,071 / 6,072 / 6,071
-# exact at 0.99 / 0.95 / 0.9 / 0.8
-NO_NUMBER_SURE = 0.9
 Contest = list[tuple['Region', 'Region']]   # boxes read as one id, each with a copy of its read before it was dropped
 
 
@@ -34,14 +29,8 @@ def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None 
     picture itself. Agreeing reads keep the higher confidence; when they differ the picture's number wins unless
     the recognizer was unsure of it (confidence below PICTURE_SURE) and less sure than of the mask's. On our dev
     overlays the picture was right in 24 of 37 disagreements, the mask in 9: the mask loses digits whose strokes
-    cross an outline, or that JPEG's halved colour resolution thins below its thresholds. A picture read sure that
-    there is no number (NO_NUMBER_SURE) stands, unless the mask reads an id the caller expects (``allowed``): the
-    recognizer is sure of no number in some labels written without a space ("Region1"), and where the other labels
-    are not read (ids the caller rules out) no sibling read finds the label again."""
+    cross an outline, or that JPEG's halved colour resolution thins below its thresholds."""
     usable = [r for r in (picture_read, mask_read) if r[0] is not None and (allowed is None or r[0] in allowed)]
-    expected = allowed is not None and mask_read[0] in allowed
-    if picture_read[0] is None and picture_read[2] >= NO_NUMBER_SURE and not expected:
-        return picture_read
     if not usable:
         return mask_read
     if len(usable) == 1:
