@@ -213,7 +213,7 @@ def test_a_rectangle_where_a_label_goes_is_dropped_a_separate_box_kept():
 
 
 def test_a_label_read_two_ways_agrees_or_the_picture_wins_unless_unsure():
-    from tools.regions import combine_reads
+    from tools.regions_ids import combine_reads
 
     mask, picture = (7, "7", 0.9), (2, "2", 0.6)
     assert combine_reads(mask, picture) == picture              # they differ: the picture's number

@@ -132,3 +132,20 @@ def test_a_side_under_another_colours_line_beside_a_label_glued_to_the_corner(sh
               (11, [232.0, 90.0, 314.0, 134.0], _style((128, 0, 255), 5, "outside_left", "Region {id}", 0.6129,
                                                        "dejavu_sans_bold", False))]
     assert _read(_overlay(img, layout, 73), 20, box)
+
+
+def test_a_band_under_another_colour_closes_a_box_only_where_both_lines_end_there():
+    from tools.regions_lines import _both_end
+    from tools.regions_pieces import Line
+
+    mask = np.zeros((80, 70), bool)   # rows run along the two lines, which are 3 px thick at columns 10 and 50
+    mask[5:40, 9:12] = mask[5:40, 49:52] = True
+    left, right = Line(10.0, 3.0, [(5.0, 39.0)]), Line(50.0, 3.0, [(5.0, 39.0)])
+    assert _both_end(left, right, 40, 44, 3.0, mask)          # both end at the band, nothing past it
+    assert not _both_end(left, right, 20, 24, 3.0, mask)      # a band crossing them halfway: they run on
+    on = mask.copy()
+    on[46:60, 49:52] = True                                    # the right line runs on past the band
+    assert not _both_end(left, right, 40, 44, 3.0, on)
+    letter = mask.copy()
+    letter[46:60, 44:58] = True                                # a letter's stroke there, wider than a line
+    assert _both_end(left, right, 40, 44, 3.0, letter)

@@ -60,7 +60,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
-from tools.regions_ids import combine_reads, restore_contested, settle_reads, unique_ids  # noqa: F401
+from tools.regions_ids import restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
@@ -119,9 +119,6 @@ class Region:
         """Take a label read after the first pass over the boxes (by one read: not confirmed)."""
         self.id, self.label_text, self.confidence, self.confirmed = rid, text, round(confidence, 3), False
         self.label_box = None if label_box is None else [int(v) for v in label_box]
-
-
-
 
 
 # ----------------------------------------------------------------------------------------------- geometry

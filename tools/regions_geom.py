@@ -22,6 +22,18 @@ def iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def union_box(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """The smallest [x1, y1, x2, y2] box holding both boxes."""
+    return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+
+
+def share_within(a: Sequence[float], b: Sequence[float]) -> float:
+    """Share of box ``a``'s area that lies within box ``b`` (both [x1, y1, x2, y2])."""
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return iw * ih / max(1.0, (a[2] - a[0]) * (a[3] - a[1]))
+
+
 def within(a: Sequence[float], b: Sequence[float], margin: float = 0.0) -> bool:
     """Box ``a`` lies inside box ``b`` shrunk by ``margin`` px on each side."""
     return a[0] >= b[0] + margin and a[1] >= b[1] + margin and a[2] <= b[2] - margin and a[3] <= b[3] - margin

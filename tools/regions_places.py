@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
-                                placement, placement_cost, text_shift, within)
+                                placement, placement_cost, text_shift, union_box, within)
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
@@ -142,14 +142,10 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
             return False
         others = [o.bbox for o in regions if o is not reg and o is not part]
         if within(part.bbox, reg.bbox, -tol):
-            return any(iou(_union(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
+            return any(iou(union_box(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
         return within(reg.bbox, part.bbox, -2 * tol) and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol)
 
     return _hand_over(regions, lambda reg, i: True, host)
-
-
-def _union(a: Sequence[float], b: Sequence[float]) -> list[float]:
-    return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
 
 
 def _on_sides(box: Sequence[float], others: Sequence[Sequence[float]], tol: float) -> bool:

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_geom import iou, label_anchors, placement, placement_cost, true_runs
+from tools.label_reader import is_id
+from tools.regions_geom import iou, label_anchors, placement, placement_cost, share_within, true_runs
 from tools.regions_labels import next_letter
 from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
 from tools.regions_places import free_id, take_read
@@ -164,7 +165,7 @@ def own_letters_only(regions: list[Region], past: dict[tuple[int, int, int, int]
         if box not in past:
             continue
         (_, y1, x2, y2), alone = past[box]
-        if any(o != reg.label_box and _share(o, (box[2], y1, x2, y2)) >= 0.5 for o in labels):
+        if any(o != reg.label_box and share_within(o, (box[2], y1, x2, y2)) >= 0.5 for o in labels):
             if alone[0] is not None and (allowed is None or alone[0] in allowed):
                 reg.relabel(alone[0], alone[1], alone[2], box)
             else:
@@ -174,35 +175,27 @@ def own_letters_only(regions: list[Region], past: dict[tuple[int, int, int, int]
 
 def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Region]:
     """A label read over half or more of another region's narrower label, at its left or right end, whose read
-    ends (or starts) with that label's number, keeps the rest of its number (when the caller allows it and no other
-    box holds it): a label's letters are its own ("1" below one box beside "8" below the next, read "18" for the
-    first box while the second read its "8")."""
+    ends (or starts) with that label's number, keeps the rest of its number (an id the caller allows and no other
+    box holds, :func:`tools.regions_places.free_id`): a label's letters are its own ("1" below one box beside "8"
+    below the next, read "18" for the first box while the second read its "8")."""
     held = {r.id for r in regions if r.id >= 0}
-    for reg in regions:
-        if reg.id < 0 or reg.label_box is None:
-            continue
+    for reg in (r for r in regions if r.id >= 0 and r.label_box is not None):
         for other in regions:
-            if (other is reg or other.id < 0 or other.label_box is None or _width(other.label_box) >= _width(
-                    reg.label_box) or _share(other.label_box, reg.label_box) < 0.5):
+            if (other is reg or other.id < 0 or other.label_box is None
+                    or other.label_box[2] - other.label_box[0] >= reg.label_box[2] - reg.label_box[0]
+                    or share_within(other.label_box, reg.label_box) < 0.5):
                 continue
-            mine, theirs = str(reg.id), str(other.id)
-            right = (other.label_box[0] + other.label_box[2]) > (reg.label_box[0] + reg.label_box[2])
-            rest = (mine[:-len(theirs)] if mine.endswith(theirs) else "") if right else \
-                (mine[len(theirs):] if mine.startswith(theirs) else "")
-            if rest and int(rest) not in held and (allowed is None or int(rest) in allowed):
-                held.discard(reg.id)
-                reg.relabel(int(rest), rest, reg.confidence, reg.label_box)
-                held.add(reg.id)
+            right = other.label_box[0] + other.label_box[2] > reg.label_box[0] + reg.label_box[2]
+            rest = _rest(str(reg.id), str(other.id), right)
+            rid = int(rest) if is_id(rest) else None
+            if free_id(rid, reg.id, held, allowed):
+                take_read(reg, (rid, rest, reg.confidence), reg.label_box, held)
                 break
     return regions
 
 
-def _width(box: Sequence[float]) -> float:
-    return box[2] - box[0]
-
-
-def _share(box: Sequence[float], within: Sequence[float]) -> float:
-    """Share of ``box``'s area that lies within ``within`` (both (x1, y1, x2, y2) px)."""
-    w = min(box[2], within[2]) - max(box[0], within[0])
-    h = min(box[3], within[3]) - max(box[1], within[1])
-    return max(0.0, w) * max(0.0, h) / max(1.0, (box[2] - box[0]) * (box[3] - box[1]))
+def _rest(number: str, part: str, at_end: bool) -> str:
+    """``number``'s digits without ``part`` at its end (``at_end``) or start; "" where it is not there."""
+    if at_end:
+        return number[:-len(part)] if number.endswith(part) else ""
+    return number[len(part):] if number.startswith(part) else ""
