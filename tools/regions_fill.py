@@ -7,11 +7,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tools.regions_frames import FRAMED, frame_around
+from tools.regions_frames import FRAMED, MIN_LETTER_SHARE, frame_around
 from tools.regions_geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
-MIN_LETTER_SHARE = 0.04  # least share of a label background's area its letters (enclosed holes) take
 LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
 BOLD_GAP = 7      # px, the same for bold letters: a background found so only widens one found with LETTER_GAP
 

@@ -7,8 +7,10 @@ rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`). Here the outline is
 profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
 below the label and left and right of it; each of the four lines drawn along the whole span between the others,
 each gap mostly background. A label as wide as its box's inside touches the left and right sides: those are
-where the lines above and below it end. (A label as tall as the inside is not looked for: the strokes of a "1" in
-a filled "11" make such gaps left and right, and on dev overlays that cost more regions than it found.)
+where the lines above and below it end; one as tall as the inside touches the lines above and below it, where the
+lines left and right end. The strokes of a "1" in a filled label make gaps and lines of the label's own background
+as tall as it, so such a frame must hold letters and its top and bottom lines must end at its corners (a label's
+pads run on past its letters).
 A plain label has no gap beyond its padding on both sides of both axes, and a box side may run past one of its
 sides, not around it.
 
@@ -22,7 +24,7 @@ import itertools
 
 import numpy as np
 
-from tools.regions_geom import components, true_runs
+from tools.regions_geom import components, enclosed, true_runs
 
 GAP_MAX = 0.25    # most drawn share of a profile step in the gap between label and outline
 LINE_MIN = 0.7    # least drawn share of a profile step on the outline
@@ -32,6 +34,8 @@ MAX_THICK = 10    # px, thickest outline (tools.regions_geom.MAX_LINE)
 ALONG_MIN = 0.85  # least drawn share of each outline along the span between the two crossing outlines
 MIN_LABEL = 10    # px, least height and width of a label (the strokes around a letter's holes frame no label)
 GAP_ALONG_MAX = 0.5  # most drawn share of each gap between the label and the outline (JPEG may bridge it)
+MIN_LETTER_SHARE = 0.04  # least share of a label background's area (or a frame's inside) its letters take
+RUN_ON = 3        # px looked at past a frame's corners
 FRAMED = 2        # value of :func:`tools.regions_fill.filled_areas` on a filled label with an outline around it
 
 Side = tuple[int, int, int]   # (the label's edge, the line's inner edge, its outer edge) as end-exclusive bounds
@@ -79,11 +83,30 @@ def frame_around(mask: np.ndarray, label: tuple[int, int, int, int]) -> Frame | 
     combos = list(itertools.product(tops, bots, lefts, rights))
     # a label as wide as its box's inside touches the left and right sides: where the lines above and below end
     combos += [(t, b, *_touching(mask.T, t, b, x + w // 2)) for t, b in itertools.product(tops, bots)]
-    for t, b, l, r in combos:
+    # one as tall as the inside touches the lines above and below it: where the lines left and right of it end
+    # (such a frame must hold letters and have corners: the strokes of a "1" make gaps and lines of the label's own
+    # background)
+    tall = [(*_touching(mask, l, r, y + h // 2), l, r) for l, r in itertools.product(lefts, rights)]
+    for k, (t, b, l, r) in enumerate(combos + tall):
         frame = None if l is None or t is None else _closed(mask, t, b, l, r)
-        if frame is not None:
+        if frame is not None and (k < len(combos) or _holds_letters(mask, frame) and _corners_end(mask, t, b, l, r)):
             return frame
     return None
+
+
+def _holds_letters(mask: np.ndarray, frame: Frame) -> bool:
+    """The inside of ``frame`` holds letters: holes in its drawn pixels, at least MIN_LETTER_SHARE of it."""
+    l, t, r, b = frame.inside
+    return bool(enclosed(mask[t:b, l:r]).mean() >= MIN_LETTER_SHARE)
+
+
+def _corners_end(mask: np.ndarray, top: Side, bot: Side, left: Side, right: Side) -> bool:
+    """The lines above and below end at the outer edges of the lines left and right, as a box's corners do (a
+    label's own background runs on past the gaps its letters make)."""
+    (_, t1, t0), (_, b0, b1), (_, _, l0), (_, _, r1) = top, bot, left, right
+    beyond = [mask[a:z, max(0, l0 - RUN_ON):l0] for a, z in ((t0, t1), (b0, b1))]
+    beyond += [mask[a:z, r1:r1 + RUN_ON] for a, z in ((t0, t1), (b0, b1))]
+    return all(part.size == 0 or part.mean() < 0.5 for part in beyond)
 
 
 def _touching(mask: np.ndarray, before: Side, after: Side, centre: int) -> tuple[Side | None, Side | None]:
