@@ -32,6 +32,16 @@ def test_labels_below_two_neighbouring_boxes_are_read_apart(shared_data):
     assert 20 not in _missed(img, style, layout, 81)
 
 
+def test_filled_labels_glued_across_a_gap_are_read_apart(shared_data):
+    # "7" inside its box's top-left corner, "19" inside the next box's, their backgrounds joined over the top
+    # outline: the blob's box cuts the letters' tops, whose holes are enclosed only by the background above it
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_11.png")
+    style = _style((0, 200, 100), 2, "inside_top_left", "{id}", 0.8595244503156682, "hershey_duplex", True)
+    layout = [(19, [296.0, 211.0, 478.0, 278.0]), (18, [7.0, 90.0, 142.0, 235.0]), (8, [462.0, 391.0, 538.0, 462.0]),
+              (7, [263.0, 211.0, 367.0, 353.0]), (16, [275.0, 276.0, 379.0, 366.0]), (0, [100.0, 21.0, 242.0, 127.0])]
+    assert _missed(img, style, layout, 76) == []
+
+
 def test_halves_cut_stroke_letters_at_gaps_and_backgrounds_in_their_middle():
     text = np.zeros((20, 26), bool)
     text[:, 0:6] = text[:, 8:14] = text[:, 20:26] = True   # 20 px high letters, 2 and 6 px apart (least: 4 px)

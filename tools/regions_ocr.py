@@ -73,10 +73,15 @@ class LabelBlob:
 
 
 def text_mask(mask: np.ndarray, blob: LabelBlob) -> np.ndarray:
-    """Boolean letter pixels of a label crop (holes of a filled background, or the coloured strokes)."""
+    """Boolean letter pixels of a label crop (holes of a filled background, or the coloured strokes). A filled
+    label's holes are found FILL_PAD px beyond its box: letters at a trimmed edge (a label glued to an outline, a
+    box a px tight) are enclosed by what lies beyond it."""
     x1, y1, x2, y2 = blob.box
-    crop = mask[y1:y2, x1:x2]
-    return enclosed(crop) if blob.filled else crop.copy()
+    if not blob.filled:
+        return mask[y1:y2, x1:x2].copy()
+    h, w = mask.shape
+    a, b = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD)
+    return enclosed(mask[b:min(h, y2 + FILL_PAD), a:min(w, x2 + FILL_PAD)])[y1 - b:y2 - b, x1 - a:x2 - a]
 
 
 def ocr_image(text: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
