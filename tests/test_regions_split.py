@@ -9,7 +9,7 @@ import numpy as np
 from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.regions_ocr import LabelBlob
-from tools.regions_split import _halves, own_letters_only, shared_letters
+from tools.regions_split import _halves, _joined, own_letters_only, shared_letters
 
 
 def test_a_label_just_left_of_the_next_boxs_label_is_read_apart(shared_data):
@@ -40,6 +40,22 @@ def test_filled_labels_glued_across_a_gap_are_read_apart(shared_data):
     layout = [(19, [296.0, 211.0, 478.0, 278.0]), (18, [7.0, 90.0, 142.0, 235.0]), (8, [462.0, 391.0, 538.0, 462.0]),
               (7, [263.0, 211.0, 367.0, 353.0]), (16, [275.0, 276.0, 379.0, 366.0]), (0, [100.0, 21.0, 242.0, 127.0])]
     assert _missed(img, style, layout, 76) == []
+
+
+def test_a_label_read_over_the_next_boxs_first_letter_is_read_apart(shared_data):
+    # "16" inside its box's top-left corner touches "13" inside the next box's, below and right of it: read "163"
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = _style((255, 0, 128), 4, "inside_top_left", "{id}", 0.8801802668309804, "dejavu_sans_bold", False)
+    layout = [(2, [235.0, 245.0, 415.0, 370.0]), (10, [490.0, 220.0, 604.0, 306.0]), (13, [128.0, 400.0, 233.0, 437.0]),
+              (5, [516.0, 403.0, 564.0, 459.0]), (4, [116.0, 218.0, 225.0, 331.0]), (0, [420.0, 83.0, 531.0, 202.0]),
+              (8, [180.0, 378.0, 364.0, 505.0]), (16, [84.0, 388.0, 182.0, 506.0]), (19, [352.0, 27.0, 540.0, 180.0]),
+              (17, [283.0, 296.0, 368.0, 329.0])]
+    assert _missed(img, style, layout, 65) == []
+
+
+def test_joined_reads_may_share_letters_where_they_meet():
+    assert _joined("16", "13", "1613") and _joined("16", "13", "163") and _joined("16", "13", "113")
+    assert not _joined("16", "13", "13") and not _joined("16", "13", "1316") and not _joined("7", "19", "79")
 
 
 def test_halves_cut_stroke_letters_at_gaps_and_backgrounds_in_their_middle():

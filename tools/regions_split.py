@@ -75,13 +75,19 @@ def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[R
             continue
         in_order = (mine, theirs) if own[0] < other[0] else (theirs, mine)
         host = [k for k in hosts if regions[k].id == theirs[0]] or [k for k in hosts if regions[k].id < 0]
-        if in_order[0][1] + in_order[1][1] != str(regions[i].id) or not host:
+        if not _joined(in_order[0][1], in_order[1][1], str(regions[i].id)) or not host:
             continue
         regions[i].relabel(mine[0], mine[1], mine[2], own)
         if regions[host[0]].id < 0:
             regions[host[0]].relabel(theirs[0], theirs[1], theirs[2], other)
         done.add(i)
     return regions
+
+
+def _joined(left: str, right: str, whole: str) -> bool:
+    """``whole`` reads as ``left`` then ``right``, the two sharing up to all but one letter where they meet (a label
+    drawn over the next one's first letters: "16" over "13" read "163")."""
+    return any(whole in (left + right[k:], left[:len(left) - k] + right) for k in range(min(len(left), len(right))))
 
 
 def _beside_alike(own: Part, other: Part, i: int, rects: Sequence[Rect], size: tuple[int, int]) -> list[int]:
