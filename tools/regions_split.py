@@ -36,6 +36,7 @@ SPLIT_GAP = 0.2    # least gap between two labels' letters, in letter heights (r
 # drawn there, so only side bearings differ; a digit of the own label sits a digit's width or more off
 SAME_OFFSET = 0.4
 GLYPH_IOU = 0.25   # a "box" this much on the other part is a letter's strokes closed into a rectangle, not its box
+DENSE = 0.6        # least drawn share of a stroke-text blob that is also cut as filled backgrounds
 Part = tuple[int, int, int, int]
 Rect = tuple[Sequence[float], float]   # (box at the outline's centre line, outline width px)
 
@@ -53,11 +54,8 @@ def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[R
         box = tuple(reg.label_box) if reg.label_box is not None else None
         if box is None or box not in filled or len(str(reg.id)) < 2:
             continue
-        blob = LabelBlob(box, filled[box])
-        crop = (mask if blob.filled else letters)[box[1]:box[3], box[0]:box[2]]
-        text = text_mask(mask, blob) if blob.filled else crop
         whole = placement_cost(box, *rects[i], size)
-        for left, right in (_rows_drawn(h, crop, box) for h in _halves(blob, text)):
+        for left, right in _cuts(LabelBlob(box, filled[box]), mask, letters):
             own, other = sorted((left, right), key=lambda p: placement_cost(p, *rects[i], size))
             if placement_cost(own, *rects[i], size) > whole + SAME_OFFSET * (own[3] - own[1]):
                 continue
@@ -82,6 +80,20 @@ def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[R
             regions[host[0]].relabel(theirs[0], theirs[1], theirs[2], other)
         done.add(i)
     return regions
+
+
+def _cuts(blob: LabelBlob, mask: np.ndarray, letters: np.ndarray) -> list[tuple[Part, Part]]:
+    """(left, right) parts of ``blob`` cut at the gaps of its letters (:func:`_halves`, :func:`_rows_drawn`). A
+    blob of two filled labels glued to an outline may pass for stroke text, whose strokes leave no gap: a stroke
+    blob at least DENSE drawn is also cut as filled backgrounds."""
+    x1, y1, x2, y2 = blob.box
+    views = [blob] + ([LabelBlob(blob.box, True)] if not blob.filled and mask[y1:y2, x1:x2].mean() >= DENSE else [])
+    out = []
+    for view in views:
+        crop = (mask if view.filled else letters)[y1:y2, x1:x2]
+        text = text_mask(mask, view) if view.filled else crop
+        out += [_rows_drawn(h, crop, blob.box) for h in _halves(view, text)]
+    return out
 
 
 def _joined(left: str, right: str, whole: str) -> bool:
