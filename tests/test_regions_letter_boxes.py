@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.test_regions_hidden import _missed, _style
+from tests.test_regions_hidden import _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.regions import Region
 import tools.regions_places as places
@@ -46,3 +46,19 @@ def test_the_zero_of_region_0_a_word_space_after_region_is_a_letter_not_a_box(sh
     style = _style((0, 255, 255), 4, "below", "Region {id}", 0.9853615567411221, "hershey_duplex", False)
     layout = [(18, [383.0, 11.0, 426.0, 51.0]), (0, [220.0, 301.0, 274.0, 345.0]), (3, [530.0, 230.0, 611.0, 281.0])]
     assert _missed(img, style, layout, 75) == []
+
+
+def test_a_bold_label_whose_letters_closed_a_box_names_the_box_beside_it(shared_data):
+    # "17" in bold strokes left of its box: its letters closed a small "box" inside the label, and the text
+    # detector, run around the real box, missed the line at its crop's edge; the line found around the letter
+    # "box" names the real one
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_100_60_0_08194.jpg")
+    layout = [(7, [270.0, 332.0, 425.0, 469.0], _style((255, 0, 0), 5, "inside_top_left", "{id}", 0.6031206665831784,
+                                                       "dejavu_sans", True)),
+              (17, [216.0, 155.0, 275.0, 294.0], _style((128, 0, 255), 5, "outside_left", "{id}", 0.932938817574238,
+                                                        "dejavu_sans_bold", False)),
+              (5, [27.0, 100.0, 193.0, 220.0], _style((255, 128, 0), 5, "inside_center", "Region {id}",
+                                                      0.5886715549360756, "dejavu_sans", True, (0, 0, 0))),
+              (3, [331.0, 137.0, 511.0, 180.0], _style((0, 255, 0), 2, "below", "{id}", 0.8074496078928524,
+                                                       "dejavu_sans", False))]
+    assert _read(_overlay(img, layout, 91), 17, [216.0, 155.0, 275.0, 294.0])

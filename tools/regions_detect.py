@@ -26,7 +26,8 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
                        thick: float) -> list[Region]:
     """Labels the mask pipeline could not read, or read unsurely (confidence below DET_RECHECK), from the OCR
     engine's text detector run on a crop around the box: a number is taken when its text line sits where a label
-    of this box goes, closer to this box's label places than to any other box's, and no other region has its id.
+    of this box goes, closer to this box's label places than to any other box's (a box inside the line is none: its
+    letters closed into a rectangle), and no other region has its id.
     An unsure read is replaced only by a sure detection (DET_REPLACE), and confirmed by an equal one. ``thick``: px,
     the outline width assumed when placing a detected label."""
     taken = {r.id for r in regions if r.id >= 0}
@@ -42,7 +43,9 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
             if not free_id(rid, reg.id, taken, allowed):
                 continue
             blob = LabelBlob(box, True)
-            costs = [placement_cost(blob.box, o.bbox, thick, (w, h)) for o in regions]
+            # a "box" inside the text line is its own letters' strokes closed into a rectangle: no label's box
+            costs = [np.inf if within(o.bbox, box, -thick) else placement_cost(blob.box, o.bbox, thick, (w, h))
+                     for o in regions]
             own = costs[regions.index(reg)]
             if own <= match_limit(blob.box) and own <= min(costs) and (best is None or own < best[0]):
                 best = (own, rid, text.strip(), conf, blob.box)
@@ -60,7 +63,7 @@ def _text_lines(rgb: np.ndarray, crop: tuple[int, int, int, int],
                 ) -> list[tuple[str, float, tuple[int, int, int, int]]]:
     """The text detector's lines (text, confidence, image px box) in ``crop`` (x1, y1, x2, y2); a crop about the
     same as one in ``searched`` (IoU > SAME_CROP: nested or duplicate boxes) takes that crop's lines lying in it
-    instead of running the detector again (~0.08 s a crop)."""
+    instead of running the detector again (~0.08 s a crop); lines of earlier crops lying in this one are added."""
     for done, lines in searched:
         if iou(done, crop) > SAME_CROP:
             return [ln for ln in lines if within(ln[2], crop, margin=-2)]
@@ -68,4 +71,7 @@ def _text_lines(rgb: np.ndarray, crop: tuple[int, int, int, int],
     lines = [(text, conf, (a + x1, b + y1, c + x1, d + y1))
              for text, conf, (a, b, c, d) in OCR.find_lines(rgb[y1:y2, x1:x2])]
     searched.append((crop, lines))
-    return lines
+    # the detector may miss a line at the crop's edge that another crop held whole
+    seen = [ln for _, found in searched[:-1] for ln in found if within(ln[2], crop)
+            and not any(iou(ln[2], own[2]) > SAME_CROP for own in lines)]
+    return lines + seen
