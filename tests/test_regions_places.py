@@ -8,7 +8,8 @@ import dataclasses
 import cv2
 import numpy as np
 
-from tests.test_regions_hidden import _missed, _style
+from tests.test_regions_hidden import _missed, _read, _style
+from tests.test_regions_hidden import _overlay as _drawn
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import DET_THICK, SIBLING_SURE, Region, iou, read_regions
@@ -305,3 +306,22 @@ def test_union_boxes_hands_a_piece_on_other_boxes_sides_to_the_box_holding_it():
     inner = Region(4, [104.0, 216.0, 160.0, 243.0], "4", 1.0, True, [102, 176, 174, 214])
     out = union_boxes([inner, Region(-1, [104.0, 216.0, 241.0, 309.0], "", 0.0), crossing], DET_THICK, (640, 480))
     assert [r.id for r in out] == [4, -1, 10]
+
+
+def test_a_letter_closed_into_a_box_reads_no_label_around_itself(shared_data):
+    # the loop of a thick Hershey "9" above its box closes a small "box": the window where labels sit above it held
+    # the whole "9" and named the letter, not the box below it
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_6.png")
+    box = [60.0, 374.0, 182.0, 469.0]
+    layout = [(15, [320.0, 285.0, 450.0, 323.0], _style((255, 128, 0), 3, "inside_top_left", "{id}", 0.6135579395310857,
+                                                        "hershey_duplex", True, (0, 0, 0))),
+              (9, box, _style((0, 0, 255), 5, "above", "{id}", 1.0579330402732814, "hershey_simplex", False)),
+              (2, [119.0, 430.0, 255.0, 474.0], _style((255, 0, 128), 2, "inside_center", "{id}", 0.5961770861725841,
+                                                       "dejavu_sans", True)),
+              (17, [499.0, 111.0, 628.0, 164.0], _style((255, 128, 0), 5, "below", "{id}", 0.6412954291236926,
+                                                        "hershey_duplex", False)),
+              (16, [159.0, 156.0, 296.0, 251.0], _style((255, 0, 0), 4, "outside_left", "Region {id}",
+                                                        0.685314720768341, "dejavu_sans_bold", False)),
+              (1, [150.0, 170.0, 276.0, 225.0], _style((255, 128, 0), 5, "inside_center", "{id}", 0.9838448550974266,
+                                                       "dejavu_sans", True, (0, 0, 0)))]
+    assert _read(_drawn(img, layout, 74), 9, box)

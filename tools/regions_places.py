@@ -306,8 +306,10 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     for reg, more in zip(looked, narrow):
         for p in (place, INSIDE_TOP_LEFT) if fallback(reg.bbox) else (place,):
             for wk in widths if p == LEFT and more else [w]:
-                jobs.append((reg, _window(label_anchors(reg.bbox, wk, h, thick, size)[p], wk, h)))
-                places.append(p)
+                window = _window(label_anchors(reg.bbox, wk, h, thick, size)[p], wk, h)
+                if not within(reg.bbox, window, -thick):   # a window around the box: its "box" is a letter
+                    jobs.append((reg, window))
+                    places.append(p)
     reads = _widest_read(jobs, places, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs]))
     taken = {r.id for r in regions if r.id >= 0} | contested
     done: set[int] = set()   # a region read at one place is not read again at the other
@@ -351,7 +353,8 @@ def _widest_read(jobs: list[tuple[Region, tuple[int, int, int, int]]], places: l
 
 
 def free_id(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:
-    """A read id a box (now ``own``) may take in the passes after the first read of each colour: one the caller allows and no other box holds (``taken``)."""
+    """A read id a box (now ``own``) may take in the passes after the first read of each colour: one the caller
+    allows and no other box holds (``taken``)."""
     return rid is not None and (rid not in taken or rid == own) and (allowed is None or rid in allowed)
 
 
