@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.test_regions_hidden import _missed, _style
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import iou, read_regions
@@ -73,3 +74,12 @@ def test_the_gaps_between_a_wide_labels_letters_frame_nothing(shared_data):
               (1, [1573, 245, 1888, 435])]
     found = read_regions(jpeg_roundtrip(draw_regions(img, layout, style), 60))
     assert [rid for rid, box in layout if not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)] == []
+
+
+def test_a_box_whose_inside_is_mostly_its_filled_label_is_found(shared_data):
+    # "Region 1" in bold, filled, centred in a box 35 px tall drawn 5 px thick: the label covers most of the
+    # box's inside and both its top and bottom lines, with background left and right of it
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
+    style = _style((0, 255, 255), 5, "inside_center", "Region {id}", 0.6117405185978476, "dejavu_sans_bold", True,
+                   (0, 0, 0))
+    assert _missed(img, style, [(19, [314.0, 275.0, 485.0, 406.0]), (1, [68.0, 380.0, 187.0, 415.0])], 75) == []

@@ -3,7 +3,8 @@ itself, with background showing between the label and the outline.
 
 The closing that fills a label's letter holes (:func:`tools.regions_fill.filled_areas`) also bridges a narrow gap,
 so the outline is taken for part of the label background, and a box whose inside is mostly label is no box to the
-rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`). Here the outline is found from the drawn-share
+rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`; it takes one only with background showing off the
+label, :func:`tools.regions_lines._around_label`). Here the outline is found from the drawn-share
 profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
 below the label and left and right of it; each of the four lines drawn along the whole span between the others,
 each gap mostly background. A label as wide as its box's inside touches the left and right sides: those are

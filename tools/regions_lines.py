@@ -24,8 +24,9 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
    over each other (neighbouring boxes), and each of its edges is paired.
 3. A (top band, bottom band) pair closes a rectangle when both sides are drawn over >= SIDE_COVER of their
    length (pixels of another overlay colour and the letter holes of filled labels count as drawn: a later box or
-   label may hide part of an outline) and the inside is neither mostly drawn (a filled label) nor crossed by
-   lines along its border.
+   label may hide part of an outline) and the inside is neither mostly drawn (a filled label; unless that is a
+   label centred in the box, with background around it: :func:`_around_label`) nor crossed by lines along its
+   border.
    Steps 1-3 run again on the transposed mask (pairs of horizontal lines, the cumulative sums reused
    transposed), for boxes the vertical pass misses: a small box whose label's letters touch both its left and
    right sides, a box whose bottom line is half hidden under another colour's line or measures thinner than its
@@ -180,6 +181,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     transposed), where labels go above and below boxes; ``pads``: px of padding beyond the image on the left, top,
     right and bottom (:func:`tools.regions_pieces.rim_lines`)."""
     xs = line_pieces(thin, vertical=True, merged=True)
+    thin_area = cv2.integral(thin.astype(np.uint8), sdepth=cv2.CV_32S)
     if upright:
         xs = cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
     # rim lines lie beyond the image, apart from the lines found in it (never merged with a cut one at the border)
@@ -200,10 +202,27 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
                     r = int(np.ceil(t / 2))
                     if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
                             and inner_ring_drawn(*sums.mask, ib, r) <= LABEL_RING_MAX
-                            and interior_drawn(sums.area, ib, r) <= INTERIOR_MAX):
+                            and (interior_drawn(sums.area, ib, r) <= INTERIOR_MAX
+                                 or _around_label(ib, r, filled, thin_area))):
                         pair.append((box, t))
             found += drop_label_splits(pair, sums.mask[0], 3 * MAX_LINE, SOLID) if upright else pair
     return found
+
+
+def _around_label(box: tuple[int, int, int, int], r: int, filled: np.ndarray, thin_area: np.ndarray) -> bool:
+    """A box whose inside is mostly a filled label centred in it: its inside is background off the label, and the
+    label ends more than a line width inside both of the box's sides across one axis (a label's own edges close no
+    box around it)."""
+    if interior_drawn(thin_area, box, r) > INTERIOR_MAX:
+        return False
+    x1, y1, x2, y2 = box
+    inside = filled[y1 + r + 1:y2 - r, x1 + r + 1:x2 - r] > 0
+    if not inside.any():
+        return False
+    cols, rows = np.flatnonzero(inside.any(axis=0)), np.flatnonzero(inside.any(axis=1))
+    free_x = cols[0] > r and inside.shape[1] - 1 - cols[-1] > r
+    free_y = rows[0] > r and inside.shape[0] - 1 - rows[-1] > r
+    return bool(free_x or free_y)
 
 
 def _side_pairs(left: Line, right: Line, cut: bool) -> list[tuple[Line, Line]]:
