@@ -124,6 +124,16 @@ def test_a_label_read_over_the_next_boxs_label_keeps_the_rest(shared_data):
     assert _missed(img, style, layout, 80) == []
 
 
+def test_a_label_read_over_a_third_of_a_lower_neighbours_label_keeps_the_rest(shared_data):
+    # "13" below its box, "17" below a box ending 11 px higher: box 13 read "1317" over a third of "17"
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_90_0_01830.jpg")
+    style = _style((128, 0, 255), 2, "below", "{id}", 1.0177323052989256, "dejavu_sans_bold", False)
+    layout = [(18, [74.0, 99.0, 224.0, 216.0]), (0, [32.0, 379.0, 183.0, 506.0]), (10, [417.0, 365.0, 475.0, 506.0]),
+              (19, [186.0, 70.0, 265.0, 168.0]), (14, [185.0, 356.0, 339.0, 478.0]), (17, [557.0, 345.0, 623.0, 382.0]),
+              (13, [495.0, 321.0, 635.0, 393.0]), (1, [387.0, 373.0, 497.0, 432.0]), (7, [480.0, 269.0, 607.0, 329.0])]
+    assert 13 not in _missed(img, style, layout, 60)
+
+
 def test_shared_letters_keeps_the_rest_of_a_number_read_over_a_narrower_label():
     from tools.regions import Region
     one = Region(18, [114.0, 86.0, 142.0, 147.0], "18", 0.99, True, [113, 151, 148, 169])

@@ -35,6 +35,8 @@ SPLIT_GAP = 0.2    # least gap between two labels' letters, in letter heights (r
 # most difference (letter heights) between where the two parts sit at the same place of their boxes: both were
 # drawn there, so only side bearings differ; a digit of the own label sits a digit's width or more off
 SAME_OFFSET = 0.4
+SHARED = 0.3       # least share of another label within a label read that holds its number (a label below a box
+                   # and the next one's, lower down, overlap by a few rows: "13" read "1317")
 GLYPH_IOU = 0.25   # a "box" this much on the other part is a letter's strokes closed into a rectangle, not its box
 DENSE = 0.6        # least drawn share of a stroke-text blob that is also cut as filled backgrounds
 Part = tuple[int, int, int, int]
@@ -192,7 +194,7 @@ def own_letters_only(regions: list[Region], past: dict[tuple[int, int, int, int]
 
 
 def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Region]:
-    """A label read over half or more of another region's narrower label, at its left or right end, whose read
+    """A label read over SHARED or more of another region's narrower label, at its left or right end, whose read
     ends (or starts) with that label's number, keeps the rest of its number (an id the caller allows and no other
     box holds, :func:`tools.regions_places.free_id`): a label's letters are its own ("1" below one box beside "8"
     below the next, read "18" for the first box while the second read its "8")."""
@@ -201,7 +203,7 @@ def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Regi
         for other in regions:
             if (other is reg or other.id < 0 or other.label_box is None
                     or other.label_box[2] - other.label_box[0] >= reg.label_box[2] - reg.label_box[0]
-                    or share_within(other.label_box, reg.label_box) < 0.5):
+                    or share_within(other.label_box, reg.label_box) < SHARED):
                 continue
             right = other.label_box[0] + other.label_box[2] > reg.label_box[0] + reg.label_box[2]
             rest = _rest(str(reg.id), str(other.id), right)
