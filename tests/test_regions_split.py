@@ -65,6 +65,16 @@ def test_two_filled_labels_glued_into_one_dense_blob_are_read_apart(shared_data)
     assert _missed(img, style, layout, 69) == []
 
 
+def test_two_labels_read_as_the_last_number_of_both_are_read_apart(shared_data):
+    # "0" left of its box, "20" left of the next box over it: the blob of both was read "0 20", as 20
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
+    style = _style((255, 128, 0), 2, "outside_left", "{id}", 1.0251460072717102, "dejavu_sans_bold", False)
+    layout = [(0, [27.0, 179.0, 68.0, 248.0]), (14, [218.0, 28.0, 246.0, 63.0]), (18, [88.0, 431.0, 138.0, 510.0]),
+              (20, [87.0, 168.0, 141.0, 243.0]), (17, [604.0, 371.0, 639.0, 456.0]), (1, [54.0, 261.0, 101.0, 322.0]),
+              (15, [526.0, 98.0, 585.0, 182.0]), (3, [351.0, 131.0, 403.0, 208.0])]
+    assert _missed(img, style, layout, 74) == []
+
+
 def test_joined_reads_may_share_letters_where_they_meet():
     assert _joined("16", "13", "1613") and _joined("16", "13", "163") and _joined("16", "13", "113")
     assert not _joined("16", "13", "13") and not _joined("16", "13", "1316") and not _joined("7", "19", "79")

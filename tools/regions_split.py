@@ -17,6 +17,7 @@ Boxes are (x1, y1, x2, y2) px.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,7 @@ def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[R
     jobs: list[tuple[int, list[int], Part, Part]] = []   # (region, boxes the other part sits beside, own, other)
     for i, reg in enumerate(regions):
         box = tuple(reg.label_box) if reg.label_box is not None else None
-        if box is None or box not in filled or len(str(reg.id)) < 2:
+        if box is None or box not in filled or len(_digits(reg)) < 2:
             continue
         whole = placement_cost(box, *rects[i], size)
         for left, right in _cuts(LabelBlob(box, filled[box]), mask, letters):
@@ -75,13 +76,21 @@ def split_side_by_side(rgb: np.ndarray, regions: list[Region], rects: Sequence[R
             continue
         in_order = (mine, theirs) if own[0] < other[0] else (theirs, mine)
         host = [k for k in hosts if regions[k].id == theirs[0]] or [k for k in hosts if regions[k].id < 0]
-        if not _joined(in_order[0][1], in_order[1][1], str(regions[i].id)) or not host:
+        wholes = {str(regions[i].id), _digits(regions[i])}
+        if not any(_joined(in_order[0][1], in_order[1][1], whole) for whole in wholes) or not host:
             continue
         regions[i].relabel(mine[0], mine[1], mine[2], own)
         if regions[host[0]].id < 0:
             regions[host[0]].relabel(theirs[0], theirs[1], theirs[2], other)
         done.add(i)
     return regions
+
+
+def _digits(reg: Region) -> str:
+    """The digits a region's label was read as: its id's, or all those of its text when more (a read of two labels
+    may keep only the last number: "0 20" read as 20)."""
+    text = re.sub(r"\D", "", reg.label_text)
+    return text if len(text) > len(str(reg.id)) else str(reg.id)
 
 
 def _cuts(blob: LabelBlob, mask: np.ndarray, letters: np.ndarray) -> list[tuple[Part, Part]]:
