@@ -257,7 +257,7 @@ def label_images(mask: np.ndarray, blob: LabelBlob,
                  strength: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(OCR line image, letter mask) of one label. ``strength``: the overlay colour's strength map (grey picture
     of the label), else the binary mask is read."""
-    if blob.filled:   # letters at a trimmed edge (a label glued to an outline) are enclosed by what lies beyond it
+    if blob.filled:   # letters cut at a trimmed edge (a label glued to an outline) are read whole
         x1, y1, x2, y2 = blob.box
         h, w = mask.shape
         blob = LabelBlob((max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)),
