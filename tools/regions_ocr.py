@@ -352,12 +352,11 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     digit to the mask read (:func:`digit_added`: a leading "1", or a digit after the first) when surer than
     PICTURE_CERTAIN: the third reader is the mask's engine again, and both drop the same narrow leading "1", or a
     digit that a crossing line runs through (dev seeds 1/11/21 and 41/51: +1 each on seeds 11, 41 and 51, none
-    lost; a digit added in front, such as "918" for "18", is a neighbour's). Not for a filled label: the mask reads
-    only its holes, and the picture reader takes a line beside it for a leading "1"."""
+    lost; a digit added in front, such as "918" for "18", is a neighbour's)."""
     out = list(picture_reads)
     split = [k for k, (m, p) in enumerate(zip(mask_reads, picture_reads))
              if None not in (m[0], p[0]) and m[0] != p[0]
-             and not (p[2] >= PICTURE_CERTAIN and digit_added(m, p) and not blobs[k].filled)]
+             and not (p[2] >= PICTURE_CERTAIN and digit_added(m, p))]
     for k, third in zip(split, text_line_pictures(rgb, [blobs[k] for k in split])):
         for agreed in (mask_reads[k], picture_reads[k]):
             if third[0] == agreed[0]:
