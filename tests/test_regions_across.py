@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cv2
 
-from tests.test_regions_hidden import _missed, _style
+from tests.test_regions_hidden import _missed, _overlay, _read, _style
 from tools.common import load_image
 
 
@@ -27,3 +27,15 @@ def test_a_label_drawn_across_its_boxs_right_side_takes_in_its_number_past_the_s
     style = _style((128, 0, 255), 2, "outside_left", "Region {id}", 0.6451997851666503, "dejavu_sans", False)
     layout = [(20, [6.0, 75.0, 67.0, 138.0]), (7, [327.0, 98.0, 415.0, 203.0])]
     assert _missed(img, style, layout, 60) == []
+
+
+def test_a_number_glued_to_its_boxs_right_side_is_read_a_word_gap_past_region(shared_data):
+    # "Region 1" inside its box's top-left corner: the "1"'s foot touches the box's right side, so erasing the side
+    # took the "1" and the label ended at "Region", a word gap before the side
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
+    box = [440.0, 331.0, 555.0, 410.0]
+    layout = [(2, [191.0, 414.0, 249.0, 478.0], _style((255, 0, 0), 2, "above", "{id}", 0.6537439944494574,
+                                                      "hershey_duplex", False)),
+              (1, box, _style((255, 0, 0), 3, "inside_top_left", "Region {id}", 0.8637962350111307, "dejavu_sans",
+                              False))]
+    assert _read(_overlay(img, layout, 93), 1, box)

@@ -241,7 +241,8 @@ def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
                       blobs: list[LabelBlob] = ()) -> LabelBlob:
     """A stroke label that ends at (within a digit of) a vertical side crossing its rows goes on beyond it: a label
     wider than its box is drawn across the box's right side, or a label is drawn across another box's left side, and
-    erasing the side took the letters under it. Such a blob comes back widened past the side by one digit
+    erasing the side took the letters under it ("Region" may end a word gap and a digit before its box's right side:
+    a "1" whose foot touches the side went with it). Such a blob comes back widened past the side by one digit
     (DIGIT_WIDTH label heights), to be read off the picture; any other blob as it is. A label drawn outside a box's
     left (its top at the box's top edge) ends at that side by convention and is not widened. A stroke blob of
     ``blobs`` on the label's rows that starts within a word gap (WORD_JOIN heights) past the side is the rest of the
@@ -255,7 +256,9 @@ def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
         if not by1 < cy < by2:
             continue
         side = bx2 + t / 2   # the side's outer edge
-        if bx1 < (x1 + x2) / 2 < bx2 and side - t - OUTLINE_HALO - digit <= x2 <= side:
+        # a word ("Region") may end a word gap before a number erased with the side
+        reach = digit + (WORD_JOIN * (y2 - y1) if x2 - x1 >= WORD_WIDTH * (y2 - y1) else 0.0)
+        if bx1 < (x1 + x2) / 2 < bx2 and side - t - OUTLINE_HALO - reach <= x2 <= side:
             return _past_side(blob, side, blobs)
         side = bx1 + t / 2   # a left side's inner edge
         if (x1 + x2) / 2 < bx1 and side - t - OUTLINE_HALO - digit <= x2 <= side \
