@@ -61,7 +61,10 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
     closes a small upright rectangle, alone or with the box's outline, whose strokes were then erased as an
     outline, so the label was lost or only its other letters were found. The letter and the label it took are read
     off the picture together; a read at least ``sure`` whose id no other box holds (nor one the caller rules out,
-    ``allowed``) names the larger box, and the letter goes. ``tol``: px, the outline thickness assumed."""
+    ``allowed``) names the larger box, and the letter goes. An unlabeled letter box just after a read label on its
+    text line (a word gap at most) is that label's last letters ("Region 2" and a "0" closed into a box): read with
+    it, a surer, longer number starting with the label's names the label's box. ``tol``: px, the outline thickness
+    assumed."""
     size = (rgb.shape[1], rgb.shape[0])
     jobs = []   # (letter, host, the letter and its label)
     for reg in regions:
@@ -79,15 +82,22 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
                  and placement_cost(word, h.bbox, tol, size) <= match_limit(word)]
         if len(hosts) == 1:
             jobs.append((reg, hosts[0], word))
+        elif reg.id < 0 and reg.label_box is None:   # the last letters of a read label
+            ends = [h for h in regions if h.id >= 0 and h.label_box is not None and _area(h.bbox) > _area(reg.bbox)
+                    and _same_line(h.label_box, word) and h.label_box[2] - tol <= word[0]]
+            if len(ends) == 1:
+                jobs.append((reg, ends[0], [int(v) for v in union_box(ends[0].label_box, word)]))
     if not jobs:
         return regions
     taken = {r.id for r in regions if r.id >= 0}
     dropped = set()
     for (reg, host, word), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(tuple(j[2]), False)
                                                                             for j in jobs])):
-        if conf < sure or host.id >= 0 or not free_id(rid, reg.id, taken, allowed):
+        own = reg.id if host.id < 0 else host.id   # the id the read replaces
+        longer = rid is not None and rid != host.id and str(rid).startswith(str(host.id))
+        if conf < sure or (host.id >= 0 and not longer) or not free_id(rid, own, taken, allowed):
             continue
-        taken.discard(reg.id)
+        taken.discard(own)
         take_read(host, (rid, text, conf), word, taken)
         dropped.add(id(reg))
     return [r for r in regions if id(r) not in dropped]
