@@ -75,6 +75,16 @@ def test_two_labels_read_as_the_last_number_of_both_are_read_apart(shared_data):
     assert _missed(img, style, layout, 74) == []
 
 
+def test_a_bold_zero_that_looks_filled_a_word_gap_after_region_is_its_number(shared_data):
+    # "Region 0" in bold strokes inside its box's top-left corner (no room above it): the "0" looked like a small
+    # filled label, and "Region" alone was read "Region 10" by the mask and no number off the picture
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_60_30_0_00011.jpg")
+    style = _style((128, 0, 255), 2, "above", "Region {id}", 0.6559724345927919, "dejavu_sans_bold", False)
+    layout = [(19, [353.0, 61.0, 485.0, 118.0]), (4, [5.0, 205.0, 147.0, 316.0]), (15, [345.0, 342.0, 495.0, 466.0]),
+              (0, [202.0, 14.0, 356.0, 158.0]), (2, [26.0, 50.0, 92.0, 116.0]), (17, [150.0, 333.0, 268.0, 395.0])]
+    assert 0 not in _missed(img, style, layout, 73)
+
+
 def test_joined_reads_may_share_letters_where_they_meet():
     assert _joined("16", "13", "1613") and _joined("16", "13", "163") and _joined("16", "13", "113")
     assert not _joined("16", "13", "13") and not _joined("16", "13", "1316") and not _joined("7", "19", "79")

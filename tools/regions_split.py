@@ -25,7 +25,7 @@ import numpy as np
 
 from tools.label_reader import is_id
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, share_within, true_runs
-from tools.regions_labels import next_letter
+from tools.regions_labels import WORD_JOIN, WORD_WIDTH, next_letter
 from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
 from tools.regions_places import free_id, take_read
 
@@ -162,22 +162,32 @@ def _halves(blob: LabelBlob, text: np.ndarray) -> list[tuple[Part, Part]]:
 def join_lone_letters(rgb: np.ndarray, regions: list[Region], blobs: Sequence[LabelBlob],
                       allowed: set[int] | None) -> list[Region]:
     """A read label with a stroke letter beside it that no box took (:func:`tools.regions_labels.next_letter`:
-    the "1" of an "18" whose "8", glued to the box's side, looked like a filled label) is read again off the
-    picture over both; that read stands when it is an id the caller allows that no other box holds and whose
-    digits hold the first read's."""
+    the "1" of an "18" whose "8", glued to the box's side, looked like a filled label), or a word ("Region") with a
+    "filled" blob no wider than high a word gap after it (a bold digit), is read again off the picture over both;
+    that read stands when it is an id the caller allows that no other box holds and whose digits hold the first
+    read's (any id, when the label's mask and picture reads disagreed)."""
     taken = {tuple(r.label_box) for r in regions if r.label_box is not None}
     lone = [list(b.box) for b in blobs if not b.filled and tuple(b.box) not in taken]
+    # a bold digit may look filled: one no wider than high, a word gap after a word ("Region"), is its number
+    digits = [list(b.box) for b in blobs if b.filled and tuple(b.box) not in taken
+              and b.box[2] - b.box[0] <= b.box[3] - b.box[1]]
     jobs = []
     for reg in regions:
-        if reg.id < 0 or reg.label_box is None or not lone:
+        if reg.id < 0 or reg.label_box is None:
             continue
+        x1, y1, x2, y2 = reg.label_box
+        word = x2 - x1 >= WORD_WIDTH * (y2 - y1)
         side = [b for b in lone if next_letter(b, [list(reg.label_box)])]
+        side += [b for b in digits if word and b[0] >= x2
+                 and next_letter(b, [list(reg.label_box)], gap_max=WORD_JOIN, aspect=1.0)]
         if side:
             x1, y1, x2, y2 = np.array(side + [list(reg.label_box)]).T
             jobs.append((reg, (int(x1.min()), int(y1.min()), int(x2.max()), int(y2.max()))))
     ids = {r.id for r in regions if r.id >= 0}
     for (reg, box), read in zip(jobs, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs])):
-        if free_id(read[0], reg.id, ids, allowed) and read[0] != reg.id and str(reg.id) in str(read[0]):
+        # the read must hold the first one's digits, unless the label's two reads disagreed
+        if free_id(read[0], reg.id, ids, allowed) and read[0] != reg.id and (
+                str(reg.id) in str(read[0]) or reg.confirmed is False):
             take_read(reg, read, box, ids)
     return regions
 
