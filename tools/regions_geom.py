@@ -148,32 +148,38 @@ def placement(label: Sequence[float], box: Sequence[float], thick: float, size: 
     return d.index(min(d))
 
 
-def cumsums(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W), from one integral image."""
-    ii = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)     # (H + 1, W + 1)
+def integral(mask: np.ndarray) -> np.ndarray:
+    """Integral image (H + 1, W + 1) of a 0/1 mask."""
+    return cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
+
+
+def cumsums(ii: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Zero-padded cumulative sums along rows (H, W + 1) and along columns (H + 1, W) of a mask, from its integral
+    image ``ii``."""
     return np.diff(ii, axis=0), np.diff(ii, axis=1)
 
 
 @dataclasses.dataclass(frozen=True)
 class MaskSums:
     """Cumulative sums (:func:`cumsums`) of the masks the rectangle search reads (:mod:`tools.regions_lines`): of
-    the overlay mask, of what hides an outline, of the strokes off filled labels; and the mask's integral image.
-    Computed once and transposed for the search across horizontal lines."""
+    the overlay mask, of what hides an outline, of the strokes off filled labels; and the integral images of the
+    mask and of those strokes. Computed once and transposed for the search across horizontal lines."""
 
     mask: tuple[np.ndarray, np.ndarray]
     cover: tuple[np.ndarray, np.ndarray]
     ring: tuple[np.ndarray, np.ndarray]
     area: np.ndarray
+    thin_area: np.ndarray
 
     @classmethod
     def of(cls, mask: np.ndarray, hidden: np.ndarray, thin: np.ndarray) -> MaskSums:
-        area = cv2.integral(mask.astype(np.uint8), sdepth=cv2.CV_32S)
-        return cls((np.diff(area, axis=0), np.diff(area, axis=1)), cumsums(hidden), cumsums(thin), area)
+        area, thin_area = integral(mask), integral(thin)
+        return cls(cumsums(area), cumsums(integral(hidden)), cumsums(thin_area), area, thin_area)
 
     def transposed(self) -> MaskSums:
         """The sums of the transposed masks: sums along rows become sums along columns."""
         (mr, mc), (cr, cc), (rr, rc) = self.mask, self.cover, self.ring
-        return MaskSums((mc.T, mr.T), (cc.T, cr.T), (rc.T, rr.T), self.area.T)
+        return MaskSums((mc.T, mr.T), (cc.T, cr.T), (rc.T, rr.T), self.area.T, self.thin_area.T)
 
 
 def interior_drawn(ii: np.ndarray, box: tuple[int, int, int, int], r: int) -> float:

@@ -5,6 +5,8 @@ Boxes are (x1, y1, x2, y2) px with exclusive ends; masks are (H, W) bool.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -158,6 +160,11 @@ def _join_cut_backgrounds(filled: list[list[int]], strokes: list[list[int]], out
                 strokes.remove(s)
 
 
+def is_word(box: Sequence[float]) -> bool:
+    """A label box (x1, y1, x2, y2) at least WORD_WIDTH times as wide as high: a word ("Region"), not a number."""
+    return box[2] - box[0] >= WORD_WIDTH * (box[3] - box[1])
+
+
 def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0,
                 gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
@@ -183,7 +190,7 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
     a box under a label would be hidden by it (a blob taller than a label, LABEL_MAX_H, may be outlines and letters
     run together)."""
     strokes = [list(b.box) for b in blobs if not b.filled]
-    words = [b for b in strokes if b[2] - b[0] >= WORD_WIDTH * (b[3] - b[1])]
+    words = [b for b in strokes if is_word(b)]
     labels = [b.box for b in blobs if b.box[3] - b.box[1] <= LABEL_MAX_H]
 
     def letter(b: list[float], t: float) -> bool:
@@ -257,7 +264,7 @@ def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
             continue
         side = bx2 + t / 2   # the side's outer edge
         # a word ("Region") may end a word gap before a number erased with the side
-        reach = digit + (WORD_JOIN * (y2 - y1) if x2 - x1 >= WORD_WIDTH * (y2 - y1) else 0.0)
+        reach = digit + (WORD_JOIN * (y2 - y1) if is_word(blob.box) else 0.0)
         if bx1 < (x1 + x2) / 2 < bx2 and side - t - OUTLINE_HALO - reach <= x2 <= side:
             return _past_side(blob, side, blobs)
         side = bx1 + t / 2   # a left side's inner edge

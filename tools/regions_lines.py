@@ -181,7 +181,6 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     transposed), where labels go above and below boxes; ``pads``: px of padding beyond the image on the left, top,
     right and bottom (:func:`tools.regions_pieces.rim_lines`)."""
     xs = line_pieces(thin, vertical=True, merged=True)
-    thin_area = cv2.integral(thin.astype(np.uint8), sdepth=cv2.CV_32S)
     if upright:
         xs = cluster(xs + _label_edges(filled, thin, xs, mask))   # a label edge on a found side merges into it
     # rim lines lie beyond the image, apart from the lines found in it (never merged with a cut one at the border)
@@ -203,7 +202,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
                     if (inner_ring_drawn(*sums.ring, ib, r) <= RING_MAX
                             and inner_ring_drawn(*sums.mask, ib, r) <= LABEL_RING_MAX
                             and (interior_drawn(sums.area, ib, r) <= INTERIOR_MAX
-                                 or _around_label(ib, r, filled, thin_area))):
+                                 or _around_label(ib, r, filled, sums.thin_area))):
                         pair.append((box, t))
             found += drop_label_splits(pair, sums.mask[0], 3 * MAX_LINE, SOLID) if upright else pair
     return found

@@ -94,10 +94,11 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
     for (reg, host, word), (rid, text, conf) in zip(jobs, read_pictures(rgb, [LabelBlob(tuple(j[2]), False)
                                                                             for j in jobs])):
         own = reg.id if host.id < 0 else host.id   # the id the read replaces
+        # a read label's host takes only a longer number that starts with its own
         longer = rid is not None and rid != host.id and str(rid).startswith(str(host.id))
         if conf < sure or (host.id >= 0 and not longer) or not free_id(rid, own, taken, allowed):
             continue
-        taken.discard(own)
+        taken.discard(reg.id)
         take_read(host, (rid, text, conf), word, taken)
         dropped.add(id(reg))
     return [r for r in regions if id(r) not in dropped]

@@ -25,7 +25,7 @@ import numpy as np
 
 from tools.label_reader import is_id
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, share_within, true_runs
-from tools.regions_labels import WORD_JOIN, WORD_WIDTH, next_letter
+from tools.regions_labels import WORD_JOIN, is_word, next_letter
 from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
 from tools.regions_places import free_id, take_read
 
@@ -175,11 +175,10 @@ def join_lone_letters(rgb: np.ndarray, regions: list[Region], blobs: Sequence[La
     for reg in regions:
         if reg.id < 0 or reg.label_box is None:
             continue
-        x1, y1, x2, y2 = reg.label_box
-        word = x2 - x1 >= WORD_WIDTH * (y2 - y1)
         side = [b for b in lone if next_letter(b, [list(reg.label_box)])]
-        side += [b for b in digits if word and b[0] >= x2
-                 and next_letter(b, [list(reg.label_box)], gap_max=WORD_JOIN, aspect=1.0)]
+        if is_word(reg.label_box):
+            side += [b for b in digits if b[0] >= reg.label_box[2]
+                     and next_letter(b, [list(reg.label_box)], gap_max=WORD_JOIN, aspect=1.0)]
         if side:
             x1, y1, x2, y2 = np.array(side + [list(reg.label_box)]).T
             jobs.append((reg, (int(x1.min()), int(y1.min()), int(x2.max()), int(y2.max()))))
