@@ -83,3 +83,12 @@ def test_a_box_whose_inside_is_mostly_its_filled_label_is_found(shared_data):
     style = _style((0, 255, 255), 5, "inside_center", "Region {id}", 0.6117405185978476, "dejavu_sans_bold", True,
                    (0, 0, 0))
     assert _missed(img, style, [(19, [314.0, 275.0, 485.0, 406.0]), (1, [68.0, 380.0, 187.0, 415.0])], 75) == []
+
+
+def test_a_frame_whose_label_another_boxs_line_crosses_is_found(shared_data):
+    # "14" fills most of its small box, and the bottom line of box 9 runs across the label and the gaps beside it:
+    # the gaps left and right of the label hold that line's pixels, and the outline is found only without them
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_30_0_01609.jpg")
+    style = _style((255, 255, 0), 5, "inside_center", "{id}", 0.8573996836109061, "hershey_simplex", True, (0, 0, 0))
+    layout = [(9, [123.0, 133.0, 290.0, 283.0]), (17, [140.0, 311.0, 245.0, 385.0]), (14, [168.0, 261.0, 229.0, 309.0])]
+    assert _missed(img, style, layout, 95) == []

@@ -7,7 +7,8 @@ rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`; it takes one only wi
 label, :func:`tools.regions_lines._around_label`). Here the outline is found from the drawn-share
 profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
 below the label and left and right of it; each of the four lines drawn along the whole span between the others,
-each gap mostly background. A label as wide as its box's inside touches the left and right sides: those are
+each gap mostly background. Another box's line across the whole profile window (drawn at both its ends) is
+left out of the profile: in a gap it would look like a line. A label as wide as its box's inside touches the left and right sides: those are
 where the lines above and below it end; one as tall as the inside touches the lines above and below it, where the
 lines left and right end. The strokes of a "1" in a filled label make gaps and lines of the label's own background
 as tall as it, so such a frame must hold letters and its top and bottom lines must end at its corners (a label's
@@ -36,6 +37,7 @@ ALONG_MIN = 0.85  # least drawn share of each outline along the span between the
 MIN_LABEL = 10    # px, least height and width of a label (the strokes around a letter's holes frame no label)
 GAP_ALONG_MAX = 0.5  # most drawn share of each gap between the label and the outline (JPEG may bridge it)
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area (or a frame's inside) its letters take
+CROSSING = 0.7   # least drawn share of a column across a whole profile window that is another box's line
 RUN_ON = 3        # px looked at past a frame's corners
 FRAMED = 2        # value of :func:`tools.regions_fill.filled_areas` on a filled label with an outline around it
 
@@ -67,7 +69,10 @@ def _outward(profile: np.ndarray) -> list[tuple[int, int, int]]:
 def _sides(mask: np.ndarray, lo: int, hi: int, centre: int, a: int, b: int) -> tuple[list[Side], list[Side]]:
     """Candidate gap/line steps before and after ``centre`` along the rows ``lo:hi`` of ``mask`` (columns averaged
     over ``a:b``), innermost first."""
-    prof = mask[lo:hi, a:b].mean(axis=1)
+    window = mask[lo:hi, a:b]
+    # another box's line across the whole window (drawn at both its ends, mostly drawn): neither gap nor line
+    crossing = window[:RUN_ON].all(axis=0) & window[-RUN_ON:].all(axis=0) & (window.mean(axis=0) >= CROSSING)
+    prof = (window[:, ~crossing] if crossing.mean() < 0.5 else window).mean(axis=1)
     c = centre - lo
     before = [(c - g + 1 + lo, c - l0 + 1 + lo, c - l1 + 1 + lo) for g, l0, l1 in _outward(prof[c::-1])]
     after = [(c + g + lo, c + l0 + lo, c + l1 + lo) for g, l0, l1 in _outward(prof[c:])]
