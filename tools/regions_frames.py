@@ -3,18 +3,17 @@ itself, with background showing between the label and the outline.
 
 The closing that fills a label's letter holes (:func:`tools.regions_fill.filled_areas`) also bridges a narrow gap,
 so the outline is taken for part of the label background, and a box whose inside is mostly label is no box to the
-rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`; it takes one only with background showing off the
-label, :func:`tools.regions_lines._around_label`). Here the outline is found from the drawn-share
-profiles across the label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and
-below the label and left and right of it; each of the four lines drawn along the whole span between the others,
-each gap mostly background. Another box's line across the whole profile window (drawn at both its ends) is
-left out of the profile: in a gap it would look like a line. A label as wide as its box's inside touches the left
-and right sides: those are where the lines above and below it end; one as tall as the inside touches the lines
-above and below it, where the lines left and right end. The strokes of a "1" in a filled label make gaps and lines of the label's own background
+rectangle search (:data:`tools.regions_lines.INTERIOR_MAX`; it takes one only with background showing off the label,
+:func:`tools.regions_lines._around_label`). Here the outline is found from the drawn-share profiles across the
+label's middle: outward from the label, a gap (drawn share <= GAP_MAX) then a line, above and below the label and
+left and right of it; each of the four lines drawn along the whole span between the others, each gap mostly
+background. Another box's line across the whole profile window (drawn at both its ends) is left out of the profile:
+in a gap it would look like a line. A label as wide as its box's inside touches the left and right sides: those are
+where the lines above and below it end; one as tall as the inside touches the lines above and below it, where the
+lines left and right end. The strokes of a "1" in a filled label make gaps and lines of the label's own background
 as tall as it, so such a frame must hold letters and its top and bottom lines must end at its corners (a label's
-pads run on past its letters).
-A plain label has no gap beyond its padding on both sides of both axes, and a box side may run past one of its
-sides, not around it.
+pads run on past its letters). A plain label has no gap beyond its padding on both sides of both axes, and a box
+side may run past one of its sides, not around it.
 
 Conventions: masks are (H, W) bool, boxes [x1, y1, x2, y2] at outline centres (px), as in :mod:`tools.regions_lines`.
 """
