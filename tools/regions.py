@@ -31,7 +31,9 @@ Pipeline of :func:`read_regions`:
    side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
-   that box the label (:func:`tools.regions_places.labels_as_boxes`).
+   that box the label (:func:`tools.regions_places.labels_as_boxes`). A filled label that no box took, read alike
+   off the mask and the picture, finds its box from where the colour's labels sit beside their boxes
+   (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner or centre the label fixes).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
@@ -62,6 +64,7 @@ from tools.common import ToolError, load_image
 from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
 from tools.regions_ids import restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
+from tools.regions_anchored import box_from_label, orphan_labels
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
 from tools.regions_lines import find_rectangles
@@ -97,6 +100,7 @@ UNSURE_READ = 0.9
 # (:func:`tools.regions_places.odd_places`), labels are matched once more with this share of the match limit added
 # to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
 PLACE_PENALTY = 0.5
+SAME_BOX = 0.9              # IoU above which a box found from its label is a box found already
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 
 
@@ -292,7 +296,44 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             place = usual if usual is not None else placement(reg.label_box, box, t, size)
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
-    return labels_as_boxes(out, rects)
+    out = labels_as_boxes(out, rects)
+    return out + _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
+
+
+def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,
+                       filled: np.ndarray, occluded: np.ndarray, allowed: set[int] | None) -> list[Region]:
+    """Boxes of this colour's filled labels that no found box took (:mod:`tools.regions_anchored`): each read off
+    the mask and the picture alike, as an id no box of this colour has, and placed where this colour's labels go."""
+    size = (mask.shape[1], mask.shape[0])
+    place = image_place(out, rects, size)
+    matched = [r.label_box for r in out if r.label_box is not None]
+    if place is None:
+        return []
+    thick = float(np.median([t for _, t in rects]))
+    labels = orphan_labels(filled, matched, mask, float(np.median([b[3] - b[1] for b in matched])), thick)
+    if not labels:
+        return []
+    blobs = [LabelBlob(b, True) for b in labels]
+    reads = zip(read_labels([(mask, b, strength) for b in blobs]), read_pictures(rgb, blobs))
+    drawn = mask | (filled > 0) | occluded
+    taken = {r.id for r in out}
+    found = []
+    for blob, (mask_read, picture_read) in zip(blobs, reads):
+        rid, text, conf = mask_read
+        if rid is None or rid != picture_read[0] or rid in taken or (allowed is not None and rid not in allowed):
+            continue
+        box = box_from_label(blob.box, place, thick, mask, drawn, [b for b, _ in rects])
+        same = [r for r in out if box is not None and iou(r.bbox, box) >= SAME_BOX]
+        if box is None or any(r.id >= 0 for r in same):
+            continue
+        taken.add(rid)
+        conf = max(conf, picture_read[2])
+        if same:   # a box found unlabeled: its label is this one
+            same[0].id, same[0].label_text, same[0].confidence = rid, text, round(conf, 3)
+            same[0].confirmed, same[0].label_box = True, list(blob.box)
+        else:
+            found.append(Region(rid, [round(float(v), 1) for v in box], text, round(conf, 3), True, list(blob.box)))
+    return found
 
 
 def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
