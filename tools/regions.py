@@ -32,8 +32,9 @@ Pipeline of :func:`read_regions`:
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
    that box the label (:func:`tools.regions_places.labels_as_boxes`). A filled label that no box took, read alike
-   off the mask and the picture, finds its box from where the colour's labels sit beside their boxes
-   (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner or centre the label fixes).
+   off the mask and the picture, finds its box from where the colour's labels sit beside their boxes, or the one
+   place where a box closes around it (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner
+   or centre the label fixes).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
@@ -61,10 +62,11 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
+from tools.regions_geom import (PLACES, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
+                                placement_cost, within)
 from tools.regions_ids import restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
-from tools.regions_anchored import box_from_label, orphan_labels
+from tools.regions_anchored import box_from_label, colour_lines, orphan_labels
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
 from tools.regions_lines import find_rectangles
@@ -240,8 +242,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
     ``filled``: :func:`filled_areas` of the mask; ``occluded``: what the other overlay colours cover)."""
     rects = find_rectangles(mask, min_side, filled, occluded)
-    if not rects:
-        return []
+    if not rects:   # a filled label may still anchor its box
+        return _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
     rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
@@ -304,13 +306,16 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
                        filled: np.ndarray, occluded: np.ndarray, allowed: set[int] | None) -> list[Region]:
     """Boxes of this colour's filled labels that no found box took (:mod:`tools.regions_anchored`): each read off
     the mask and the picture alike, as an id no box of this colour has, and placed where this colour's labels go."""
-    size = (mask.shape[1], mask.shape[0])
-    place = image_place(out, rects, size)
+    place = image_place(out, rects, (mask.shape[1], mask.shape[0]))
     matched = [r.label_box for r in out if r.label_box is not None]
-    if place is None:
+    if place is None and matched:   # the colour's labels sit at several places
         return []
-    thick = float(np.median([t for _, t in rects]))
-    labels = orphan_labels(filled, matched, mask, float(np.median([b[3] - b[1] for b in matched])), thick)
+    lines = colour_lines(mask)
+    thick = float(np.median([t for _, t in rects])) if rects else lines[2]
+    if thick is None:
+        return []
+    height = float(np.median([b[3] - b[1] for b in matched])) if matched else None
+    labels = orphan_labels(filled, matched, mask, height, thick)
     if not labels:
         return []
     blobs = [LabelBlob(b, True) for b in labels]
@@ -322,7 +327,12 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
         rid, text, conf = mask_read
         if rid is None or rid != picture_read[0] or rid in taken or (allowed is not None and rid not in allowed):
             continue
-        box = box_from_label(blob.box, place, thick, mask, drawn, [b for b, _ in rects])
+        # no label of this colour matched: the place where exactly one box closes, around the label's background
+        # (its own edges close one inside it)
+        boxes = [b for p in ([place] if place is not None else PLACES)
+                 if (b := box_from_label(blob.box, p, thick, lines[:2], mask, drawn, [b for b, _ in rects]))
+                 and (place is not None or not within(b, blob.box, -thick))]
+        box = boxes[0] if len(boxes) == 1 else None
         same = [r for r in out if box is not None and iou(r.bbox, box) >= SAME_BOX]
         if box is None or any(r.id >= 0 for r in same):
             continue

@@ -3,7 +3,9 @@ same by the mask and the picture, is where the labels of this colour go beside t
 :func:`tools.regions_places.image_place`); that place fixes one corner of its box (above, below or left of the box,
 inside its top-left corner) or its centre, and the box's other sides are this colour's lines that close a rectangle
 with it. Crowded boxes of one colour whose lines run into each other hide boxes from the rectangle search
-(:mod:`tools.regions_lines`); a box its own label anchors is found among far fewer candidates.
+(:mod:`tools.regions_lines`); a box its own label anchors is found among far fewer candidates. Where no label of
+the colour was matched (its only box was not found), the label's place is the one place where exactly one box closes
+around it.
 
 Conventions: masks are (H, W) bool; label boxes (x1, y1, x2, y2) end-exclusive px; boxes [x1, y1, x2, y2] at the
 centres of their outlines (px), as in :mod:`tools.regions_lines`.
@@ -28,18 +30,19 @@ MIN_CORNERS = 2     # real corners a box needs (another box's line crossing a si
 USED = 0.3          # IoU with a matched label's box above which a filled label is that label
 
 
-def orphan_labels(filled: np.ndarray, used: Sequence[Sequence[float]], mask: np.ndarray, height: float,
+def orphan_labels(filled: np.ndarray, used: Sequence[Sequence[float]], mask: np.ndarray, height: float | None,
                   thick: float) -> list[tuple[int, int, int, int]]:
     """Boxes (x1, y1, x2, y2, end-exclusive) of the filled label backgrounds (``filled`` > 0, see
     :func:`tools.regions_fill.filled_areas`) that no matched label box (``used``) overlaps and that look like one
     label ``height`` px tall drawn with lines ``thick`` px wide: as tall, or a line taller where the background is
-    glued to a line and found with it, with its letters (the holes in ``mask``) in the middle, or a line off it (two
-    labels drawn over each other make one background with the letters off to one side)."""
+    glued to a line and found with it (any height when None), with its letters (the holes in ``mask``) in the
+    middle, or a line off it (two labels drawn over each other make one background with the letters off to one
+    side)."""
     n, _, stats = components((filled > 0).astype(np.uint8))
     out = []
     for x, y, w, h, _ in stats[1:n]:
         box = (int(x), int(y), int(x + w), int(y + h))
-        if (height - SNAP <= h <= height + thick + SNAP and all(iou(box, u) <= USED for u in used)
+        if ((height is None or height - SNAP <= h <= height + thick + SNAP) and all(iou(box, u) <= USED for u in used)
                 and _letters_centred(mask, box, thick + SNAP)):
             out.append(box)
     return out
@@ -53,15 +56,23 @@ def _letters_centred(mask: np.ndarray, box: tuple[int, int, int, int], slack: fl
         and abs((ys.min() + ys.max() + 1 - (y2 - y1)) / 2) <= slack
 
 
-def box_from_label(label: Sequence[int], place: int, thick: float, mask: np.ndarray,
-                   drawn: np.ndarray, found: Sequence[Sequence[float]] = ()) -> list[float] | None:
+def colour_lines(mask: np.ndarray) -> tuple[list[float], list[float], float | None]:
+    """Centres (px) of the vertical and of the horizontal lines of ``mask`` (bands of two lines drawn against each
+    other give both), and their median thickness (None without lines)."""
+    upright, lying = line_pieces(mask, vertical=True, merged=True), line_pieces(mask, vertical=False, merged=True)
+    thick = float(np.median([ln.thick for ln in upright + lying])) if upright or lying else None
+    return [float(ln.pos) for ln in upright], [float(ln.pos) for ln in lying], thick
+
+
+def box_from_label(label: Sequence[int], place: int, thick: float, lines: tuple[list[float], list[float]],
+                   mask: np.ndarray, drawn: np.ndarray, found: Sequence[Sequence[float]] = ()) -> list[float] | None:
     """The box whose label drawn at ``place`` (index in :func:`tools.regions_geom.label_anchors`) is ``label``:
-    this colour's lines (``mask``) closing a rectangle with the sides the label fixes, each side drawn (``drawn``:
+    this colour's lines (``lines``: vertical and horizontal centres, see :func:`colour_lines`; ``mask``: their
+    pixels) closing a rectangle with the sides the label fixes, each side drawn (``drawn``:
     this colour, what hides it) over SIDE_COVER of its length, and at least MIN_CORNERS of its corners real (lines
     ending there). Of several, the one with the most real corners, then the most drawn sides, then the smallest;
     None when none closes."""
-    xs = [float(ln.pos) for ln in line_pieces(mask, vertical=True, merged=True)]
-    ys = [float(ln.pos) for ln in line_pieces(mask, vertical=False, merged=True)]
+    xs, ys = lines
     best: tuple[int, float, float, list[float]] | None = None
     explained = np.zeros(mask.size, bool)
     for other in found:

@@ -100,6 +100,7 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 MATCH_MIN, MATCH_SHARE = 12.0, 0.8   # see match_limit
 ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED = 0, 1, 2, 3, 4   # indices of the places in label_anchors
+PLACES = (ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED)
 
 
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,
