@@ -20,10 +20,11 @@ Pipeline of :func:`read_regions`:
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`;
-   :func:`tools.regions_ids.combine_reads` settles the two reads); a label that runs into its box's right side,
-   or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`). Labels
-   grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter beside a
-   label is read with it, and a label read over another box's label keeps only its own letters.
+   :func:`tools.regions_ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
+   side is read cut off it too, :func:`tools.regions_ids.pictures_off_sides`); a label that runs into its box's
+   right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`).
+   Labels grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter
+   beside a label is read with it, and a label read over another box's label keeps only its own letters.
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
@@ -60,7 +61,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import iou, match_limit, occluders, placement, placement_cost  # noqa: F401 - iou re-exported
-from tools.regions_ids import restore_contested, settle_reads, unique_ids
+from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas
@@ -269,7 +270,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
     # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
-    pictures = settle_disagreements(rgb, wide, first, read_pictures(rgb, wide))
+    seen, pictures = pictures_off_sides(rgb, wide, rects)
+    pictures = settle_disagreements(rgb, seen, first, pictures)
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
         both: bool | None = None

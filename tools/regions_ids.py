@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_ocr import LabelBlob, Read, read_pictures
+from collections.abc import Sequence
+
+from tools.regions_geom import off_sides
+from tools.regions_ocr import LETTER_PAD, LabelBlob, Read, read_pictures
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -40,6 +43,25 @@ def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None 
     if picture_read[2] < PICTURE_SURE and mask_read[2] > picture_read[2]:
         return mask_read
     return picture_read
+
+
+def pictures_off_sides(rgb: np.ndarray, blobs: Sequence[LabelBlob], rects: Sequence[tuple[Sequence[float], float]]
+                       ) -> tuple[list[LabelBlob], list[Read]]:
+    """:func:`tools.regions_ocr.read_pictures` of ``blobs``, each with the box it was read at. A label box that ends
+    on a vertical outline side of ``rects`` (box, outline width; :func:`tools.regions_geom.off_sides`) is read again
+    cut off that side, and the cut read stands where it is the whole one without a "1" at that end: the side was
+    read as that "1" ("8" beside another box's side read "18"). Other changes are left alone: a side farther in
+    may cross a letter, or the box may hold more than one label."""
+    cut = [LabelBlob(off_sides(b.box, rects, 0 if b.filled else LETTER_PAD), b.filled) for b in blobs]
+    again = [k for k, (b, c) in enumerate(zip(blobs, cut)) if b.box != c.box]
+    reads = read_pictures(rgb, list(blobs) + [cut[k] for k in again])
+    seen, out = list(blobs), reads[:len(blobs)]
+    for k, read in zip(again, reads[len(blobs):]):
+        whole, part = str(out[k][0]), str(read[0])
+        left, right = cut[k].box[0] != blobs[k].box[0], cut[k].box[2] != blobs[k].box[2]
+        if read[0] is not None and ((left and whole == "1" + part) or (right and whole == part + "1")):
+            seen[k], out[k] = cut[k], read
+    return seen, out
 
 
 def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
