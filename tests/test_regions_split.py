@@ -33,6 +33,17 @@ def test_labels_below_two_neighbouring_boxes_are_read_apart(shared_data):
     assert 20 not in _missed(img, style, layout, 81)
 
 
+def test_a_label_whose_letters_touch_a_lower_boxs_top_line_is_read_apart_from_its_neighbour(shared_data):
+    # "4" above its box, 4 px lower than "15" above the box beside it, touches that box's top line, which takes its
+    # lowest rows: the "4" part measured 10 px high, the "15" 14 px, and was placed as a label that short (read "154")
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
+    style = _style((0, 0, 255), 2, "above", "{id}", 0.7100395879227439, "dejavu_sans_bold", False)
+    layout = [(17, [532, 341, 606, 409]), (15, [310, 229, 452, 289]), (4, [343, 233, 517, 321]),
+              (7, [374, 114, 564, 222]), (6, [191, 129, 312, 260]), (12, [63, 145, 192, 245]), (9, [140, 448, 204, 486]),
+              (5, [330, 131, 468, 178])]
+    assert 15 not in _missed(img, style, layout, 74)
+
+
 def test_filled_labels_glued_across_a_gap_are_read_apart(shared_data):
     # "7" inside its box's top-left corner, "19" inside the next box's, their backgrounds joined over the top
     # outline: the blob's box cuts the letters' tops, whose holes are enclosed only by the background above it

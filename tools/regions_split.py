@@ -116,15 +116,18 @@ def _joined(left: str, right: str, whole: str) -> bool:
 def _beside_alike(own: Part, other: Part, i: int, rects: Sequence[Rect], size: tuple[int, int]) -> list[int]:
     """Indices of the rectangles (not ``i``, nearest first) beside which ``other`` sits as ``own`` sits beside
     rectangle ``i``: at the same place (:func:`tools.regions_geom.label_anchors`), off it by the same offset within
-    SAME_OFFSET letter heights, and not on a "box" closed by its own letters (GLYPH_IOU)."""
+    SAME_OFFSET letter heights, and not on a "box" closed by its own letters (GLYPH_IOU). Both parts are placed as
+    tall as ``own``: labels drawn alike are, and a part whose letters touch a line lost those rows to it (a "4" above
+    its box, glued to the top line of the box below the "15" beside it)."""
     place = placement(own, *rects[i], size)
+    h = own[3] - own[1]
 
     def offset(part: Part, rect: Rect) -> np.ndarray:
-        ax, ay = label_anchors(rect[0], part[2] - part[0], part[3] - part[1], rect[1], size)[place]
+        ax, ay = label_anchors(rect[0], part[2] - part[0], h, rect[1], size)[place]
         return np.array([part[0] - ax, part[1] - ay])
 
     mine = offset(own, rects[i])
-    tol = SAME_OFFSET * (other[3] - other[1])
+    tol = SAME_OFFSET * h
     off = {k: float(np.hypot(*(offset(other, r) - mine))) for k, r in enumerate(rects)
            if k != i and iou(other, r[0]) < GLYPH_IOU}
     return sorted((k for k, d in off.items() if d <= tol), key=off.__getitem__)
