@@ -39,8 +39,8 @@ def test_a_label_whose_letters_touch_a_lower_boxs_top_line_is_read_apart_from_it
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
     style = _style((0, 0, 255), 2, "above", "{id}", 0.7100395879227439, "dejavu_sans_bold", False)
     layout = [(17, [532, 341, 606, 409]), (15, [310, 229, 452, 289]), (4, [343, 233, 517, 321]),
-              (7, [374, 114, 564, 222]), (6, [191, 129, 312, 260]), (12, [63, 145, 192, 245]), (9, [140, 448, 204, 486]),
-              (5, [330, 131, 468, 178])]
+              (7, [374, 114, 564, 222]), (6, [191, 129, 312, 260]), (12, [63, 145, 192, 245]),
+              (9, [140, 448, 204, 486]), (5, [330, 131, 468, 178])]
     assert 15 not in _missed(img, style, layout, 74)
 
 
