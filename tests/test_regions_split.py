@@ -165,6 +165,17 @@ def test_a_label_read_over_a_third_of_a_lower_neighbours_label_keeps_the_rest(sh
     assert 13 not in _missed(img, style, layout, 60)
 
 
+def test_a_label_read_over_the_next_boxs_label_and_a_line_keeps_the_rest(shared_data):
+    # "9" below box 9 touches "12" below box 12, whose bottom line runs on right of it: box 9 read "912" over a box
+    # whose centre lies right of the "12", so the "12" was looked for at the read's start only
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_10.png")
+    style = _style((0, 255, 0), 3, "below", "{id}", 0.7582336636506232, "hershey_simplex", True)
+    layout = [(13, [452, 365, 540, 475]), (5, [222, 60, 336, 97]), (0, [190, 76, 331, 111]), (2, [53, 231, 146, 358]),
+              (9, [470, 140, 627, 256]), (15, [153, 255, 344, 378]), (1, [254, 212, 378, 307]),
+              (12, [494, 225, 631, 265])]
+    assert 9 not in _missed(img, style, layout, 72)
+
+
 def test_shared_letters_keeps_the_rest_of_a_number_read_over_a_narrower_label():
     from tools.regions import Region
     one = Region(18, [114.0, 86.0, 142.0, 147.0], "18", 0.99, True, [113, 151, 148, 169])

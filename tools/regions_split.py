@@ -218,7 +218,8 @@ def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Regi
     """A label read over SHARED or more of another region's narrower label, at its left or right end, whose read
     ends (or starts) with that label's number, keeps the rest of its number (an id the caller allows and no other
     box holds, :func:`tools.regions_places.free_id`): a label's letters are its own ("1" below one box beside "8"
-    below the next, read "18" for the first box while the second read its "8")."""
+    below the next, read "18" for the first box while the second read its "8"). A label within the read's columns
+    is looked for at the other end too where the one its centre names does not hold it."""
     held = {r.id for r in regions if r.id >= 0}
     for reg in (r for r in regions if r.id >= 0 and r.label_box is not None):
         for other in regions:
@@ -228,6 +229,10 @@ def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Regi
                 continue
             right = other.label_box[0] + other.label_box[2] > reg.label_box[0] + reg.label_box[2]
             rest = _rest(str(reg.id), str(other.id), right)
+            # a label within the read box's columns may lie at either end: the read box may hold a line beside the
+            # labels (a blob glued to one), which moves its centre; one that sticks out of it is at that end
+            if not rest and reg.label_box[0] <= other.label_box[0] and other.label_box[2] <= reg.label_box[2]:
+                rest = _rest(str(reg.id), str(other.id), not right)
             rid = int(rest) if is_id(rest) else None
             if free_id(rid, reg.id, held, allowed):
                 take_read(reg, (rid, rest, reg.confidence), reg.label_box, held)
