@@ -33,7 +33,8 @@ Pipeline of :func:`read_regions`:
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
    that box the label (:func:`tools.regions_places.labels_as_boxes`).
-4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
+4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`);
+   a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
@@ -115,10 +116,13 @@ class Region:
     # read past a box's side that only added a final "1")
     confirmed: bool | None = False
     label_box: list[int] | None = None   # where the label was read, [x1, y1, x2, y2] px (None: given as JSON)
+    # the label's mask read (id, text, confidence) where the picture read named another number and stood
+    mask_read: tuple[int, str, float] | None = None
 
     def relabel(self, rid: int, text: str, confidence: float, label_box: Sequence[float] | None) -> None:
         """Take a label read after the first pass over the boxes (by one read: not confirmed)."""
         self.id, self.label_text, self.confidence, self.confirmed = rid, text, round(confidence, 3), False
+        self.mask_read = None
         self.label_box = None if label_box is None else [int(v) for v in label_box]
 
 
@@ -254,7 +258,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[match_limit(b.box) for b in blobs]] * len(rects)).reshape(cost.shape)
-    reads: dict[int, tuple[int, str, float, bool]] = {}
+    reads: dict[int, tuple[int, str, float, bool | None]] = {}
+    overruled: dict[int, tuple[int, str, float]] = {}   # blob index -> its mask read, where the picture's stood
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
     unsure = [k for k, (rid, _, conf) in enumerate(first)
@@ -276,15 +281,20 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for k, j in enumerate(near_ids):
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
+        mask_read = first[k]
         if not (k in widened and final_one_added(first[k], pictures[k])):
             first[k], both = settle_reads(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
-    out = _assign(rects, cost, limit, reads, blobs)
+            # an other reading of as many digits (a shorter mask read lost digits to an outline across them)
+            if (mask_read[0] is not None and mask_read[0] != rid and len(str(mask_read[0])) == len(str(rid))
+                    and (allowed is None or mask_read[0] in allowed)):
+                overruled[j] = (int(mask_read[0]), mask_read[1], mask_read[2])
+    out = _assign(rects, cost, limit, reads, blobs, overruled)
     odd = odd_places(out, rects, blobs, size)
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
-        out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
+        out = _assign(rects, cost, limit, reads, blobs, overruled, odd * PLACE_PENALTY * limit)
     out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
     out = shared_letters(own_letters_only(out, past, allowed), allowed)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
@@ -304,10 +314,11 @@ def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: n
     return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
 
 
-def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarray | None = None) -> list[Region]:
+def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], overruled: dict[int, tuple[int, str, float]],
+            penalty: np.ndarray | None = None) -> list[Region]:
     """Match read labels (``reads``: blob index -> (id, text, confidence, confirmed)) to boxes (min total placement
     distance, plus ``penalty`` per pair when given), one label per box and per id; a pair further apart than
-    ``limit`` is never matched."""
+    ``limit`` is never matched. ``overruled``: blob index -> its mask read, where the picture read stood over it."""
     out = [Region(-1, [round(v, 1) for v in box], "", 0.0) for box, _ in rects]
     cols = sorted(reads)
     if cols:
@@ -318,5 +329,6 @@ def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarr
         for r, c in zip(rows_i, cols_i):
             if sub[r, c] <= limit[r, cols[c]]:
                 rid, text, conf, both = reads[cols[c]]
-                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box])
+                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box],
+                                mask_read=overruled.get(cols[c]))
     return out
