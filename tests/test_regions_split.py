@@ -33,6 +33,17 @@ def test_labels_below_two_neighbouring_boxes_are_read_apart(shared_data):
     assert 20 not in _missed(img, style, layout, 81)
 
 
+def test_a_label_whose_letters_touch_a_lower_boxs_top_line_is_read_apart_from_its_neighbour(shared_data):
+    # "4" above its box, 4 px lower than "15" above the box beside it, touches that box's top line, which takes its
+    # lowest rows: the "4" part measured 10 px high, the "15" 14 px, and was placed as a label that short (read "154")
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_80_50_0_01223.jpg")
+    style = _style((0, 0, 255), 2, "above", "{id}", 0.7100395879227439, "dejavu_sans_bold", False)
+    layout = [(17, [532, 341, 606, 409]), (15, [310, 229, 452, 289]), (4, [343, 233, 517, 321]),
+              (7, [374, 114, 564, 222]), (6, [191, 129, 312, 260]), (12, [63, 145, 192, 245]),
+              (9, [140, 448, 204, 486]), (5, [330, 131, 468, 178])]
+    assert 15 not in _missed(img, style, layout, 74)
+
+
 def test_filled_labels_glued_across_a_gap_are_read_apart(shared_data):
     # "7" inside its box's top-left corner, "19" inside the next box's, their backgrounds joined over the top
     # outline: the blob's box cuts the letters' tops, whose holes are enclosed only by the background above it
@@ -152,6 +163,17 @@ def test_a_label_read_over_a_third_of_a_lower_neighbours_label_keeps_the_rest(sh
               (19, [186.0, 70.0, 265.0, 168.0]), (14, [185.0, 356.0, 339.0, 478.0]), (17, [557.0, 345.0, 623.0, 382.0]),
               (13, [495.0, 321.0, 635.0, 393.0]), (1, [387.0, 373.0, 497.0, 432.0]), (7, [480.0, 269.0, 607.0, 329.0])]
     assert 13 not in _missed(img, style, layout, 60)
+
+
+def test_a_label_read_over_the_next_boxs_label_and_a_line_keeps_the_rest(shared_data):
+    # "9" below box 9 touches "12" below box 12, whose bottom line runs on right of it: box 9 read "912" over a box
+    # whose centre lies right of the "12", so the "12" was looked for at the read's start only
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_10.png")
+    style = _style((0, 255, 0), 3, "below", "{id}", 0.7582336636506232, "hershey_simplex", True)
+    layout = [(13, [452, 365, 540, 475]), (5, [222, 60, 336, 97]), (0, [190, 76, 331, 111]), (2, [53, 231, 146, 358]),
+              (9, [470, 140, 627, 256]), (15, [153, 255, 344, 378]), (1, [254, 212, 378, 307]),
+              (12, [494, 225, 631, 265])]
+    assert 9 not in _missed(img, style, layout, 72)
 
 
 def test_shared_letters_keeps_the_rest_of_a_number_read_over_a_narrower_label():

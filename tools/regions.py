@@ -20,10 +20,11 @@ Pipeline of :func:`read_regions`:
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`;
-   :func:`tools.regions_ids.combine_reads` settles the two reads); a label that runs into its box's right side,
-   or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`). Labels
-   grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter beside a
-   label is read with it, and a label read over another box's label keeps only its own letters.
+   :func:`tools.regions_ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
+   side is read cut off it too, :func:`tools.regions_ids.pictures_off_sides`); a label that runs into its box's
+   right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`).
+   Labels grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter
+   beside a label is read with it, and a label read over another box's label keeps only its own letters.
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
@@ -35,7 +36,8 @@ Pipeline of :func:`read_regions`:
    off the mask and the picture, finds its box from where the colour's labels sit beside their boxes, or the one
    place where a box closes around it (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner
    or centre the label fixes).
-4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
+4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`);
+   a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
 5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
@@ -64,7 +66,7 @@ from scipy.optimize import linear_sum_assignment
 from tools.common import ToolError, load_image
 from tools.regions_geom import (PLACES, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
                                 placement_cost, within)
-from tools.regions_ids import restore_contested, settle_reads, unique_ids
+from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, orphan_labels
 from tools.regions_detect import label_by_detection
@@ -120,10 +122,14 @@ class Region:
     # read past a box's side that only added a final "1")
     confirmed: bool | None = False
     label_box: list[int] | None = None   # where the label was read, [x1, y1, x2, y2] px (None: given as JSON)
+    # the label's mask read (id, text, confidence) where the picture read named another number and stood (internal:
+    # repr=False keeps it out of tool outputs, tools.common.to_jsonable)
+    mask_read: tuple[int, str, float] | None = dataclasses.field(default=None, repr=False)
 
     def relabel(self, rid: int, text: str, confidence: float, label_box: Sequence[float] | None) -> None:
         """Take a label read after the first pass over the boxes (by one read: not confirmed)."""
         self.id, self.label_text, self.confidence, self.confirmed = rid, text, round(confidence, 3), False
+        self.mask_read = None
         self.label_box = None if label_box is None else [int(v) for v in label_box]
 
 
@@ -259,7 +265,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
         len(rects), len(blobs))
     limit = np.array([[match_limit(b.box) for b in blobs]] * len(rects)).reshape(cost.shape)
-    reads: dict[int, tuple[int, str, float, bool]] = {}
+    reads: dict[int, tuple[int, str, float, bool | None]] = {}
+    overruled: dict[int, tuple[int, str, float]] = {}   # blob index -> its mask read, where the picture's stood
     near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
     first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
     unsure = [k for k, (rid, _, conf) in enumerate(first)
@@ -275,20 +282,26 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
     # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
-    pictures = settle_disagreements(rgb, wide, first, read_pictures(rgb, wide))
+    seen, pictures = pictures_off_sides(rgb, wide, rects)
+    pictures = settle_disagreements(rgb, seen, first, pictures)
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
         both: bool | None = None
         # a picture read past a box's side that only adds a final "1": the side itself read as one
+        mask_read = first[k]
         if not (k in widened and final_one_added(first[k], pictures[k])):
             first[k], both = settle_reads(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
-    out = _assign(rects, cost, limit, reads, blobs)
+            # an other reading of as many digits (a shorter mask read lost digits to an outline across them)
+            if (mask_read[0] is not None and mask_read[0] != rid and len(str(mask_read[0])) == len(str(rid))
+                    and (allowed is None or mask_read[0] in allowed)):
+                overruled[j] = (int(mask_read[0]), mask_read[1], mask_read[2])
+    out = _assign(rects, cost, limit, reads, blobs, overruled)
     odd = odd_places(out, rects, blobs, size)
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
-        out = _assign(rects, cost, limit, reads, blobs, odd * PLACE_PENALTY * limit)
+        out = _assign(rects, cost, limit, reads, blobs, overruled, odd * PLACE_PENALTY * limit)
     out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
     out = shared_letters(own_letters_only(out, past, allowed), allowed)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
@@ -353,10 +366,11 @@ def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: n
     return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
 
 
-def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarray | None = None) -> list[Region]:
+def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], overruled: dict[int, tuple[int, str, float]],
+            penalty: np.ndarray | None = None) -> list[Region]:
     """Match read labels (``reads``: blob index -> (id, text, confidence, confirmed)) to boxes (min total placement
     distance, plus ``penalty`` per pair when given), one label per box and per id; a pair further apart than
-    ``limit`` is never matched."""
+    ``limit`` is never matched. ``overruled``: blob index -> its mask read, where the picture read stood over it."""
     out = [Region(-1, [round(v, 1) for v in box], "", 0.0) for box, _ in rects]
     cols = sorted(reads)
     if cols:
@@ -367,5 +381,6 @@ def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], penalty: np.ndarr
         for r, c in zip(rows_i, cols_i):
             if sub[r, c] <= limit[r, cols[c]]:
                 rid, text, conf, both = reads[cols[c]]
-                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box])
+                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box],
+                                mask_read=overruled.get(cols[c]))
     return out

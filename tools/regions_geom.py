@@ -248,3 +248,29 @@ def text_shift(holes: np.ndarray) -> int | None:
     if not keep:
         return None
     return min(a for a, _ in keep) - (ww - 1 - max(b for _, b in keep))
+
+
+# an outline side runs across a label's rows when it covers this share of them, and is no letter when it is this
+# many label heights long (a digit is one label height at most)
+SIDE_ACROSS, SIDE_LONG = 0.75, 1.5
+
+
+def off_sides(label: tuple[int, int, int, int], rects: Sequence[tuple[Sequence[float], float]],
+              pad: int = 0) -> tuple[int, int, int, int]:
+    """``label`` (a label box to read, px) cut off the vertical outline sides of ``rects`` (box at the outline's
+    centre line, outline width) that run across its rows at its left or right end: the picture reader reads such a
+    side as a "1" before or after the number ("8" beside another box's side read "18"). A side is at the end when
+    its band (JPEG blurs it by a px) holds the label's end column; ``pad``: px the reader adds around the box
+    (stroke labels), kept off the band too. The cut must leave half the label: a side farther in crosses letters."""
+    x1, y1, x2, y2 = label
+    h = y2 - y1
+    for (bx1, by1, bx2, by2), t in rects:
+        if by2 - by1 < SIDE_LONG * h or min(by2, y2) - max(by1, y1) < SIDE_ACROSS * h:
+            continue
+        for side in (bx1, bx2):
+            lo, hi = int(np.floor(side - t / 2)) - 1, int(np.ceil(side + t / 2)) + 1
+            if lo <= x1 < hi:
+                x1 = hi + pad
+            elif lo < x2 <= hi:
+                x2 = lo - pad
+    return (x1, y1, x2, y2) if 2 * (x2 - x1) >= label[2] - label[0] else label

@@ -5,11 +5,13 @@ in [0, 1])``."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.regions_ocr import LabelBlob, Read, read_pictures
+from tools.regions_geom import off_sides
+from tools.regions_ocr import LETTER_PAD, LabelBlob, Read, read_pictures
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -42,13 +44,33 @@ def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None 
     return picture_read
 
 
+def pictures_off_sides(rgb: np.ndarray, blobs: Sequence[LabelBlob], rects: Sequence[tuple[Sequence[float], float]]
+                       ) -> tuple[list[LabelBlob], list[Read]]:
+    """:func:`tools.regions_ocr.read_pictures` of ``blobs``, each with the box it was read at. A label box that ends
+    on a vertical outline side of ``rects`` (box, outline width; :func:`tools.regions_geom.off_sides`) is read again
+    cut off that side, and the cut read stands where it is the whole one without a "1" at that end: the side was
+    read as that "1" ("8" beside another box's side read "18"). Other changes are left alone: a side farther in
+    may cross a letter, or the box may hold more than one label."""
+    cut = [LabelBlob(off_sides(b.box, rects, 0 if b.filled else LETTER_PAD), b.filled) for b in blobs]
+    again = [k for k, (b, c) in enumerate(zip(blobs, cut)) if b.box != c.box]
+    reads = read_pictures(rgb, list(blobs) + [cut[k] for k in again])
+    seen, out = list(blobs), reads[:len(blobs)]
+    for k, read in zip(again, reads[len(blobs):]):
+        whole, part = str(out[k][0]), str(read[0])
+        left, right = cut[k].box[0] != blobs[k].box[0], cut[k].box[2] != blobs[k].box[2]
+        if read[0] is not None and ((left and whole == "1" + part) or (right and whole == part + "1")):
+            seen[k], out[k] = cut[k], read
+    return seen, out
+
+
 def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None = None) -> list[Contest]:
     """The same id read on several boxes: at least one read is wrong, and OCR confidences do not say which (a
     misread digit scores as high as a clean one, 0.95-0.97). Labels left unsettled (``confirmed`` None) are read
     off the picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one
     box whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
-    become unread (id -1), in place. Returns the contests that left no box with the id (see
-    :func:`restore_contested`)."""
+    become unread (id -1), in place; one that lost to a single confirmed box takes its label's mask read where the
+    picture read overruled one of as many digits (``Region.mask_read``) and no box holds that id. Returns the
+    contests that left no box with the id (see :func:`restore_contested`)."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
     # only stroke labels are left unsettled (read past a side), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
@@ -56,13 +78,23 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
         (rid, reg.label_text, conf), reg.confirmed = settle_reads(read, pic, allowed)
         reg.id, reg.confidence = int(rid), round(conf, 3)
     contests: list[Contest] = []
+    losers: list[Region] = []   # boxes whose id one other box's agreeing reads hold
     for same in _same_id(regions):
         sure = [r for r in same if r.confirmed]
         if len(sure) != 1:
             contests.append([(reg, dataclasses.replace(reg)) for reg in same])
         for reg in same:
             if len(sure) != 1 or reg is not sure[0]:
+                if len(sure) == 1:
+                    losers.append(reg)
                 reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
+    # the picture read overruled the label's mask read with a number that is surely another box's: the mask read
+    # is the label's other reading, taken when no box holds that id ("Region 14" read "18" beside box 18's label)
+    held = {r.id for r in regions if r.id >= 0}
+    for reg in losers:
+        if reg.mask_read is not None and reg.mask_read[0] not in held:
+            reg.relabel(*reg.mask_read, reg.label_box)
+            held.add(reg.id)
     return contests
 
 

@@ -116,15 +116,18 @@ def _joined(left: str, right: str, whole: str) -> bool:
 def _beside_alike(own: Part, other: Part, i: int, rects: Sequence[Rect], size: tuple[int, int]) -> list[int]:
     """Indices of the rectangles (not ``i``, nearest first) beside which ``other`` sits as ``own`` sits beside
     rectangle ``i``: at the same place (:func:`tools.regions_geom.label_anchors`), off it by the same offset within
-    SAME_OFFSET letter heights, and not on a "box" closed by its own letters (GLYPH_IOU)."""
+    SAME_OFFSET letter heights, and not on a "box" closed by its own letters (GLYPH_IOU). Both parts are placed as
+    tall as ``own``: labels drawn alike are, and a part whose letters touch a line lost those rows to it (a "4" above
+    its box, glued to the top line of the box below the "15" beside it)."""
     place = placement(own, *rects[i], size)
+    h = own[3] - own[1]
 
     def offset(part: Part, rect: Rect) -> np.ndarray:
-        ax, ay = label_anchors(rect[0], part[2] - part[0], part[3] - part[1], rect[1], size)[place]
+        ax, ay = label_anchors(rect[0], part[2] - part[0], h, rect[1], size)[place]
         return np.array([part[0] - ax, part[1] - ay])
 
     mine = offset(own, rects[i])
-    tol = SAME_OFFSET * (other[3] - other[1])
+    tol = SAME_OFFSET * h
     off = {k: float(np.hypot(*(offset(other, r) - mine))) for k, r in enumerate(rects)
            if k != i and iou(other, r[0]) < GLYPH_IOU}
     return sorted((k for k, d in off.items() if d <= tol), key=off.__getitem__)
@@ -215,7 +218,8 @@ def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Regi
     """A label read over SHARED or more of another region's narrower label, at its left or right end, whose read
     ends (or starts) with that label's number, keeps the rest of its number (an id the caller allows and no other
     box holds, :func:`tools.regions_places.free_id`): a label's letters are its own ("1" below one box beside "8"
-    below the next, read "18" for the first box while the second read its "8")."""
+    below the next, read "18" for the first box while the second read its "8"). A label within the read's columns
+    is looked for at the other end too where the one its centre names does not hold it."""
     held = {r.id for r in regions if r.id >= 0}
     for reg in (r for r in regions if r.id >= 0 and r.label_box is not None):
         for other in regions:
@@ -225,6 +229,10 @@ def shared_letters(regions: list[Region], allowed: set[int] | None) -> list[Regi
                 continue
             right = other.label_box[0] + other.label_box[2] > reg.label_box[0] + reg.label_box[2]
             rest = _rest(str(reg.id), str(other.id), right)
+            # a label within the read box's columns may lie at either end: the read box may hold a line beside the
+            # labels (a blob glued to one), which moves its centre; one that sticks out of it is at that end
+            if not rest and reg.label_box[0] <= other.label_box[0] and other.label_box[2] <= reg.label_box[2]:
+                rest = _rest(str(reg.id), str(other.id), not right)
             rid = int(rest) if is_id(rest) else None
             if free_id(rid, reg.id, held, allowed):
                 take_read(reg, (rid, rest, reg.confidence), reg.label_box, held)
