@@ -19,7 +19,8 @@ Pipeline of :func:`read_regions`:
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
-   the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`;
+   the picture's own pixels at the blob (a filled one grown over letters cut at its trimmed edge,
+   :func:`tools.regions_fill.with_cut_letters`) by the label recognizer (:mod:`tools.label_reader`;
    :func:`tools.regions_ids.combine_reads` settles the two reads); a label that runs into its box's right side,
    or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`). Labels
    grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter beside a
@@ -63,7 +64,7 @@ from tools.regions_geom import iou, match_limit, occluders, placement, placement
 from tools.regions_ids import restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_detect import label_by_detection
-from tools.regions_fill import filled_areas
+from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
 from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
@@ -269,7 +270,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
     # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
-    pictures = settle_disagreements(rgb, wide, first, read_pictures(rgb, wide))
+    seen = [with_cut_letters(mask, b) for b in wide]   # a filled label's letters cut at its trimmed edge, whole
+    pictures = settle_disagreements(rgb, seen, first, read_pictures(rgb, seen))
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
         both: bool | None = None
