@@ -34,7 +34,9 @@ Pipeline of :func:`read_regions`:
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
    that box the label (:func:`tools.regions_places.labels_as_boxes`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`).
-5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
+5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
+   small rectangle), is read as that box's label (:func:`tools.regions_places.letter_boxes`). Boxes still
+   unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
    letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
@@ -222,6 +224,8 @@ def read_regions(
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
     contested = unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
+    # a lone letter taken for a box is read where it is drawn before a window sized from the other labels (dev 71:60)
+    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE, bare_only=True)
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
