@@ -4,6 +4,8 @@ the overlay benchmark's dev draws (its style)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from tests.test_regions_hidden import _missed, _overlay, _read, _style
 from tools.common import load_image
 
@@ -38,3 +40,28 @@ def test_ones_whose_flags_the_next_boxs_top_side_hides_are_kept(shared_data):
               (20, [442.0, 110.0, 621.0, 203.0]), (6, [44.0, 285.0, 176.0, 401.0]),
               (12, [438.0, 269.0, 602.0, 363.0])]
     assert 11 not in _missed(img, style, layout, 67)
+
+
+def test_a_filled_labels_one_on_another_boxs_side_is_read_off_the_picture_too(shared_data):
+    # the "1" of "13" (drawn inside box 13's top-left corner) lies on box 20's right side: the background, trimmed
+    # off that side's band, starts past the "1", so the picture read "3" while the mask read "13"; the picture is
+    # read over the letters cut at the background's edge (tools.regions_fill.with_cut_letters)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_8.png")
+    style = _style((255, 0, 255), 2, "inside_top_left", "{id}", 0.61290858358428, "dejavu_sans", True)
+    layout = [(7, [268.0, 290.0, 381.0, 392.0]), (10, [28.0, 296.0, 120.0, 434.0]),
+              (20, [220.0, 386.0, 352.0, 472.0]), (13, [345.0, 395.0, 480.0, 461.0])]
+    assert 13 not in _missed(img, style, layout, 74)
+
+
+def test_a_filled_labels_box_grows_over_letters_as_tall_as_its_own_only():
+    from tools.regions_fill import with_cut_letters
+    from tools.regions_ocr import LabelBlob
+
+    mask = np.zeros((40, 60), bool)
+    mask[10:30, 10:50] = True
+    mask[13:27, 14:16] = False   # a "1" left of the trimmed box (x >= 18)
+    mask[13:27, 22:28] = False   # a letter inside the box
+    # grown LETTER_PAD px past the "1", at most FILL_PAD px past the box
+    assert with_cut_letters(mask, LabelBlob((18, 10, 50, 30), True)).box == (14, 10, 50, 30)
+    mask[13:19, 14:16] = True    # a gap half as tall: no letter
+    assert with_cut_letters(mask, LabelBlob((18, 10, 50, 30), True)).box == (18, 10, 50, 30)

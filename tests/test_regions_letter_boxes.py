@@ -75,3 +75,14 @@ def test_a_letter_box_just_after_a_read_label_is_its_last_digit(shared_data):
               (0, [1439.0, 426.0, 1826.0, 637.0]), (15, [1494.0, 554.0, 1766.0, 692.0]),
               (6, [57.0, 416.0, 512.0, 501.0])]
     assert 20 not in _missed(img, style, layout, 86)
+
+
+def test_a_lone_stroke_zero_outside_its_box_names_it_before_a_window_at_the_siblings_place_is_read(shared_data):
+    # "0" (its only letter) above box 0 closes a small rectangle that takes no label, and box 0 is left unlabeled;
+    # the window at the place the other labels ("14", "15", "19") take, sized from them, cut the "0" and read "9"
+    # surely, which took the box before the letter was read where it is drawn
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_100_60_0_05188.jpg")
+    style = _style((255, 0, 255), 4, "above", "{id}", 1.0423182681360752, "hershey_duplex", False)
+    layout = [(14, [442.0, 116.0, 619.0, 160.0]), (15, [147.0, 267.0, 189.0, 337.0]),
+              (0, [451.0, 421.0, 553.0, 458.0]), (19, [319.0, 230.0, 377.0, 313.0])]
+    assert 0 not in _missed(img, style, layout, 78)

@@ -89,6 +89,20 @@ def test_a_small_box_is_a_letter_only_where_the_picture_around_it_is_not_text_co
     assert filled_letters(rects, dark, mask, filled) == []
     filled[50:60, 66:78] = 1                                              # a label background found inside
     assert filled_letters(rects, rgb, mask, filled) == []
+    bright = rgb.copy()
+    bright[~mask & (rgb.sum(axis=2) > 0)] = 230                           # white pavement around black letters
+    assert filled_letters(rects, bright, mask, np.zeros_like(filled)) == [0]
+
+
+def test_a_label_fill_around_a_bold_black_letter_on_a_white_pavement_is_no_box(shared_data):
+    # the yellow fill of "10" (black letters, inside box 10's top-left corner) closes a rectangle around its "0",
+    # which took the "0" as its label and left "1" to box 10: the white pavement just above it is text-coloured too,
+    # but not of its letters' colour (black)
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_7.png")
+    style = _style((255, 255, 0), 2, "inside_top_left", "{id}", 0.8927314462901397, "dejavu_sans_bold", True, BLACK)
+    layout = [(8, [287.0, 197.0, 380.0, 302.0]), (7, [15.0, 4.0, 198.0, 90.0]), (9, [291.0, 346.0, 404.0, 461.0]),
+              (10, [211.0, 341.0, 371.0, 427.0]), (18, [330.0, 381.0, 391.0, 477.0]), (11, [57.0, 292.0, 204.0, 369.0])]
+    assert 10 not in _missed(img, style, layout, 68)
 
 
 def test_a_label_background_read_as_a_box_hands_its_label_to_the_box_around_it(shared_data):

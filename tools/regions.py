@@ -19,7 +19,8 @@ Pipeline of :func:`read_regions`:
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
    the placement distances, then again with a penalty for places other than the one nearly all labels take) and
    read by the OCR engine (:mod:`tools.regions_ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
-   the picture's own pixels at the blob by the label recognizer (:mod:`tools.label_reader`;
+   the picture's own pixels at the blob (a filled one grown over letters cut at its trimmed edge,
+   :func:`tools.regions_fill.with_cut_letters`) by the label recognizer (:mod:`tools.label_reader`;
    :func:`tools.regions_ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
    side is read cut off it too, :func:`tools.regions_ids.pictures_off_sides`); a label that runs into its box's
    right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`).
@@ -38,7 +39,9 @@ Pipeline of :func:`read_regions`:
    or centre the label fixes).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
-5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
+5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
+   small rectangle), is read as that box's label (:func:`tools.regions_places.letter_boxes`). Boxes still
+   unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
    letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
@@ -70,7 +73,7 @@ from tools.regions_ids import pictures_off_sides, restore_contested, settle_read
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, orphan_labels
 from tools.regions_detect import label_by_detection
-from tools.regions_fill import filled_areas
+from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
 from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
@@ -233,6 +236,8 @@ def read_regions(
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
     contested = unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
+    # a lone letter taken for a box is read where it is drawn before a window sized from the other labels (dev 71:60)
+    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE, bare_only=True)
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
@@ -282,7 +287,9 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
     # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
-    seen, pictures = pictures_off_sides(rgb, wide, rects)
+    # a filled label's letters cut at its trimmed edge are read whole; a label ending on a box side, off it too
+    grown = [with_cut_letters(mask, b) for b in wide]
+    seen, pictures = pictures_off_sides(rgb, grown, rects, [g != b for g, b in zip(grown, wide)])
     pictures = settle_disagreements(rgb, seen, first, pictures)
     past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):

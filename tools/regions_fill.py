@@ -1,5 +1,6 @@
 """Filled label backgrounds of one overlay colour (used by :mod:`tools.regions_lines` and :mod:`tools.regions`):
-solid areas thicker than a line once the gaps between their letters are closed, holding letters (enclosed holes).
+solid areas thicker than a line once the gaps between their letters are closed, holding letters (enclosed holes);
+a background's box grown over its letters cut at its edge, for the picture read (:func:`with_cut_letters`).
 Masks are (H, W) uint8 0/1 or bool; boxes (x, y, w, h) are OpenCV component stats."""
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ import numpy as np
 
 from tools.regions_frames import FRAMED, MIN_LETTER_SHARE, frame_around
 from tools.regions_geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
+from tools.regions_ocr import FILL_PAD, LETTER_PAD, LabelBlob, text_mask
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
 LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
 BOLD_GAP = 7      # px, the same for bold letters: a background found so only widens one found with LETTER_GAP
+CUT_LETTER = 0.8  # a letter cut at a filled label's edge: its height over the label's tallest (with JPEG's losses)
 
 
 def filled_areas(u8: np.ndarray) -> np.ndarray:
@@ -94,3 +97,29 @@ def _widened(u8: np.ndarray, found: Backgrounds, i: int) -> tuple[np.ndarray, tu
         if wy + y0 >= y - 1 and wy + y0 + wh <= y + h + 1 and ww > w and _holds_letters(window, bold, j):
             return wide_labels[wy:wy + wh, wx:wx + ww] == j, (wx + x0, wy + y0, ww, wh)
     return own, (x, y, w, h)
+
+
+def with_cut_letters(mask: np.ndarray, blob: LabelBlob) -> LabelBlob:
+    """A filled label's box grown over the letters cut at its edge, with LETTER_PAD px around them: a background
+    drawn across an outline is trimmed off the outline's band, and a letter on the band (the "1" of "13" on another
+    box's side) is read by the mask (:func:`tools.regions_ocr.label_images`, FILL_PAD px beyond the box) but cut off
+    the picture. A letter (hole) reaching beyond the box is taken when at least CUT_LETTER x as tall as the tallest
+    letter wholly inside (the digits of a number share their height); the gaps that a stroke digit glued to an
+    outline encloses with it are lower."""
+    if not blob.filled:
+        return blob
+    x1, y1, x2, y2 = blob.box
+    h, w = mask.shape
+    a, b, c, d = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)
+    text = text_mask(mask, LabelBlob((a, b, c, d), True)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(text, connectivity=8)
+    boxes = [(a + x, b + y, a + x + bw, b + y + bh) for x, y, bw, bh, _ in stats[1:n]]
+    inside = [k[3] - k[1] for k in boxes if k[0] >= x1 and k[1] >= y1 and k[2] <= x2 and k[3] <= y2]
+    if not inside:
+        return blob
+    out = list(blob.box)
+    for k in boxes:
+        if k[3] - k[1] >= CUT_LETTER * max(inside):
+            out = [min(out[0], k[0] - LETTER_PAD), min(out[1], k[1] - LETTER_PAD),
+                   max(out[2], k[2] + LETTER_PAD), max(out[3], k[3] + LETTER_PAD)]
+    return LabelBlob((max(a, out[0]), max(b, out[1]), min(c, out[2]), min(d, out[3])), True)

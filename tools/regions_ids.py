@@ -44,14 +44,16 @@ def combine_reads(mask_read: Read, picture_read: Read, allowed: set[int] | None 
     return picture_read
 
 
-def pictures_off_sides(rgb: np.ndarray, blobs: Sequence[LabelBlob], rects: Sequence[tuple[Sequence[float], float]]
-                       ) -> tuple[list[LabelBlob], list[Read]]:
+def pictures_off_sides(rgb: np.ndarray, blobs: Sequence[LabelBlob], rects: Sequence[tuple[Sequence[float], float]],
+                       lettered: Sequence[bool] | None = None) -> tuple[list[LabelBlob], list[Read]]:
     """:func:`tools.regions_ocr.read_pictures` of ``blobs``, each with the box it was read at. A label box that ends
     on a vertical outline side of ``rects`` (box, outline width; :func:`tools.regions_geom.off_sides`) is read again
     cut off that side, and the cut read stands where it is the whole one without a "1" at that end: the side was
     read as that "1" ("8" beside another box's side read "18"). Other changes are left alone: a side farther in
-    may cross a letter, or the box may hold more than one label."""
-    cut = [LabelBlob(off_sides(b.box, rects, 0 if b.filled else LETTER_PAD), b.filled) for b in blobs]
+    may cross a letter, or the box may hold more than one label. ``lettered``: blobs whose ends are known letters (a
+    filled label grown over a letter cut at its edge, :func:`tools.regions_fill.with_cut_letters`), not cut."""
+    cut = [b if lettered is not None and lettered[k] else
+           LabelBlob(off_sides(b.box, rects, 0 if b.filled else LETTER_PAD), b.filled) for k, b in enumerate(blobs)]
     again = [k for k, (b, c) in enumerate(zip(blobs, cut)) if b.box != c.box]
     reads = read_pictures(rgb, list(blobs) + [cut[k] for k in again])
     seen, out = list(blobs), reads[:len(blobs)]

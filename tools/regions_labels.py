@@ -30,7 +30,9 @@ GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
 BOLD_ASPECT = 1.0   # the same for a bold digit that looks filled: a bold "0" is about as wide as high
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
 # (>= TEXT_INSIDE), with the overlay colour in it (>= FILL_INSIDE: the letter's holes, the fill beside it) and no
-# filled label found there, while the picture just above and below it is not (<= TEXT_AROUND), is a label's fill
+# filled label found there, while the picture just above and below it is not of that colour (<= TEXT_AROUND; the
+# letters' colour is the one of black and white that fills more of the inside: white pavement around black letters
+# is no text; dev overlay 11:156), is a label's fill
 # closed around a bold letter too thick for the closing that finds label backgrounds (dev overlays, seeds 41/51:
 # such rectangles measured 0.38-0.66 text inside, boxes up to 0.51 with no overlay colour inside)
 LETTER_ASPECT, TEXT_INSIDE, FILL_INSIDE, TEXT_AROUND = 1.2, 0.35, 0.15, 0.15
@@ -230,7 +232,9 @@ def filled_letters(rects: list[tuple[list[float], float]], rgb: np.ndarray, mask
         past = int(np.ceil(t / 2)) + 2   # beyond the outline's band
         above, below = int(b[1]) - past, int(np.ceil(b[3])) + past
         top = max(0, above - TEXT_RING)
-        text = _text_coloured(rgb[top:below + TEXT_RING, cols])
+        # a label's letters are one colour: the one of the two that fills more of the inside is looked for around
+        text = max(_text_coloured(rgb[top:below + TEXT_RING, cols]),
+                   key=lambda t: float(t[rows.start - top:rows.stop - top].mean()))
         around = np.concatenate([text[:max(0, above - top)].ravel(), text[below - top:].ravel()])
         if (text[rows.start - top:rows.stop - top].mean() >= TEXT_INSIDE
                 and (around.size == 0 or around.mean() <= TEXT_AROUND)):
@@ -238,10 +242,10 @@ def filled_letters(rects: list[tuple[list[float], float]], rgb: np.ndarray, mask
     return out
 
 
-def _text_coloured(rgb: np.ndarray) -> np.ndarray:
-    """Pixels (bool) of a label's text colour, black or white: dark (V < 70), or bright and grey."""
+def _text_coloured(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels (bool) of a label's text colours: black (dark, V < 70) and white (bright and grey)."""
     hsv = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2HSV)
-    return (hsv[..., 2] < 70) | ((hsv[..., 1] < 40) & (hsv[..., 2] > 200))
+    return hsv[..., 2] < 70, (hsv[..., 1] < 40) & (hsv[..., 2] > 200)
 
 
 def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
