@@ -330,7 +330,9 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
     matched = [r.label_box for r in out if r.label_box is not None]
     if place is None and matched:   # the colour's labels sit at several places
         return []
-    lines = colour_lines(mask)
+    if not (filled > 0).any():   # no filled label at all (the lines are looked for only where one is left over)
+        return []
+    lines = colour_lines(mask) if not rects else None
     thick = float(np.median([t for _, t in rects])) if rects else lines[2]
     if thick is None:
         return []
@@ -338,6 +340,7 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
     labels = orphan_labels(filled, matched, mask, height, thick)
     if not labels:
         return []
+    lines = lines or colour_lines(mask)
     blobs = [LabelBlob(b, True) for b in labels]
     reads = zip(read_labels([(mask, b, strength) for b in blobs]), read_pictures(rgb, blobs))
     drawn = mask | (filled > 0) | occluded
