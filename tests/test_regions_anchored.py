@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
+from tests.test_regions_prune import CROWDED_ABOVE, CROWDED_ABOVE_STYLE
 from tools.common import load_image
 from tools.regions_anchored import box_from_label, colour_lines
 from tools.regions_geom import ABOVE, CENTRED
@@ -50,12 +51,7 @@ def test_no_box_closes_where_the_lines_run_on_past_every_corner():
 def test_a_filled_label_above_a_crowded_box_finds_its_box(shared_data):
     # dev overlay: box 20's top line lies 4 px from box 17's bottom line; its label is glued to its top line
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
-    style = _style((128, 0, 255), 3, "above", "{id}", 0.8350200713268208, "dejavu_sans", True)
-    layout = [(11, [269.0, 28.0, 381.0, 110.0]), (20, [255.0, 409.0, 363.0, 442.0]), (8, [524.0, 191.0, 600.0, 281.0]),
-              (3, [409.0, 27.0, 481.0, 114.0]), (12, [156.0, 77.0, 294.0, 130.0]), (17, [408.0, 372.0, 561.0, 413.0]),
-              (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]), (2, [260.0, 308.0, 443.0, 406.0]),
-              (1, [23.0, 367.0, 179.0, 474.0])]
-    assert _missed(img, style, layout, 87) == []
+    assert _missed(img, CROWDED_ABOVE_STYLE, CROWDED_ABOVE, 87) == []
 
 
 def test_a_filled_label_inside_a_corner_crossed_by_other_boxes_finds_its_box(shared_data):

@@ -79,16 +79,20 @@ def test_a_rectangle_across_a_larger_boxs_side_is_no_label_of_it():
         assert [b for b, _ in drop_glued_labels([(box, 3.0), (rect, 3.0)], (640, 480))] == [box] + [rect] * kept
 
 
+# a dev overlay on rgb_5.png (JPEG q87): ten boxes in one style, labels filled above them
+CROWDED_ABOVE_STYLE = _style((128, 0, 255), 3, "above", "{id}", 0.8350200713268208, "dejavu_sans", True)
+CROWDED_ABOVE = [(11, [269.0, 28.0, 381.0, 110.0]), (20, [255.0, 409.0, 363.0, 442.0]),
+                 (8, [524.0, 191.0, 600.0, 281.0]), (3, [409.0, 27.0, 481.0, 114.0]),
+                 (12, [156.0, 77.0, 294.0, 130.0]), (17, [408.0, 372.0, 561.0, 413.0]),
+                 (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]),
+                 (2, [260.0, 308.0, 443.0, 406.0]), (1, [23.0, 367.0, 179.0, 474.0])]
+
+
 def test_two_boxes_side_by_side_with_tops_about_level_close_no_box_around_both(shared_data):
     # boxes 11 and 3 stand 27 px apart, tops 1 px and bottoms 4 px apart: a rectangle from 11's left side to 3's
     # right side, its top and bottom broken by the background between them, took label "11" from box 11
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
-    style = _style((128, 0, 255), 3, "above", "{id}", 0.8350200713268208, "dejavu_sans", True)
-    layout = [(11, [269.0, 28.0, 381.0, 110.0]), (20, [255.0, 409.0, 363.0, 442.0]), (8, [524.0, 191.0, 600.0, 281.0]),
-              (3, [409.0, 27.0, 481.0, 114.0]), (12, [156.0, 77.0, 294.0, 130.0]), (17, [408.0, 372.0, 561.0, 413.0]),
-              (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]), (2, [260.0, 308.0, 443.0, 406.0]),
-              (1, [23.0, 367.0, 179.0, 474.0])]
-    assert 11 not in _missed(img, style, layout, 87)
+    assert 11 not in _missed(img, CROWDED_ABOVE_STYLE, CROWDED_ABOVE, 87)
 
 
 def test_two_boxes_drawn_edge_to_edge_are_two_boxes_not_one_with_a_divider(shared_data):
