@@ -9,7 +9,7 @@ import numpy as np
 from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
 from tests.test_regions_prune import CROWDED_ABOVE, CROWDED_ABOVE_STYLE
 from tools.common import load_image
-from tools.regions_anchored import box_from_label, colour_lines
+from tools.regions_anchored import box_from_label, colour_lines, explained
 from tools.regions_geom import ABOVE, CENTRED
 from tools.regions import iou
 
@@ -21,13 +21,18 @@ def _outlines(boxes: list[list[int]], thick: int, size: tuple[int, int] = (400, 
     return mask > 0
 
 
+def _anchored(label: tuple[int, int, int, int], place: int, mask: np.ndarray) -> list[float] | None:
+    """The box :func:`box_from_label` finds for ``label`` at ``place`` on a mask of 3 px outlines, none found yet."""
+    return box_from_label(label, place, 3.0, colour_lines(mask)[:2], mask, mask, explained([], mask.shape))
+
+
 def test_a_label_above_fixes_its_boxs_top_left_corner_among_crossing_boxes():
     # the label sits on the top-left corner of box a; box b crosses a's right half, box c shares a's bottom line
     # and runs on past it: the lines closing a rectangle with the corner the label fixes are a's own
     a, b, c = [100, 120, 220, 200], [180, 60, 300, 160], [60, 200, 340, 260]
     mask = _outlines([a, b, c], 3)
     label = (99, 96, 125, 119)   # x1 - half, up to the line (y1 - half - 1), end-exclusive
-    assert iou(box_from_label(label, ABOVE, 3.0, colour_lines(mask)[:2], mask, mask), a) >= 0.95
+    assert iou(_anchored(label, ABOVE, mask), a) >= 0.95
 
 
 def test_a_centred_label_wider_than_its_box_gives_the_box_its_lines_close():
@@ -35,7 +40,7 @@ def test_a_centred_label_wider_than_its_box_gives_the_box_its_lines_close():
     mask = _outlines([a, other], 3)
     label = (140, 120, 201, 141)   # centred on a, wider than a
     mask[label[1]:label[3], label[0]:label[2]] = True
-    assert iou(box_from_label(label, CENTRED, 3.0, colour_lines(mask)[:2], mask, mask), a) >= 0.95
+    assert iou(_anchored(label, CENTRED, mask), a) >= 0.95
 
 
 def test_no_box_closes_where_the_lines_run_on_past_every_corner():
@@ -45,7 +50,7 @@ def test_no_box_closes_where_the_lines_run_on_past_every_corner():
         mask[:, v - 1:v + 2] = True
     for v in range(40, 300, 60):
         mask[v - 1:v + 2, :] = True
-    assert box_from_label((99, 76, 125, 99), ABOVE, 3.0, colour_lines(mask)[:2], mask, mask) is None
+    assert _anchored((99, 76, 125, 99), ABOVE, mask) is None
 
 
 def test_a_filled_label_above_a_crowded_box_finds_its_box(shared_data):

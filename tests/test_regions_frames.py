@@ -3,11 +3,10 @@ boxes tools.draw placed on a real orthophoto."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.test_regions_hidden import _missed, _style
+from tests.test_regions_hidden import _missed, _style, survey_1080p
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import iou, read_regions
@@ -64,8 +63,7 @@ def test_the_gaps_between_a_wide_labels_letters_frame_nothing(shared_data):
     # "Region 18" in filled Hershey letters: the single stroke of its "1" and the gaps beside the letters make
     # columns as tall as the label with background-coloured gaps beside them, but the label's top and bottom pads
     # run on past them (no box corner there); a dev layout where such a frame cost two regions
-    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"), (1920, 1080),
-                     interpolation=cv2.INTER_AREA)
+    img = survey_1080p(shared_data, "DJI_0018.JPG")
     style = RegionStyle(color=(255, 0, 128), line_width=5, label_format="Region {id}", label_position="inside_center",
                         font_scale=1.0051, label_background=True, label_color=(255, 255, 255), font="hershey_simplex")
     layout = [(6, [614, 365, 964, 624]), (15, [1293, 140, 1772, 438]), (14, [434, 622, 724, 915]),

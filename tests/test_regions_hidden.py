@@ -32,6 +32,12 @@ def _read(drawn: np.ndarray, rid: int, box: list[float]) -> bool:
     return any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(drawn))
 
 
+def survey_1080p(shared_data, name: str) -> np.ndarray:
+    """A DJI survey photo of the shared data resized to 1920 x 1080, as the overlay benchmark uses it."""
+    return cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / name), (1920, 1080),
+                      interpolation=cv2.INTER_AREA)
+
+
 def _missed(image: np.ndarray, style: RegionStyle, layout, quality: int) -> list[int]:
     """Ids of ``layout`` ([(id, box)], drawn in one ``style`` on ``image`` and saved as JPEG at ``quality``) that
     read_regions, run once, does not return exactly (that id with IoU >= 0.9)."""

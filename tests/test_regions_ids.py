@@ -4,9 +4,8 @@ where the box was left unlabeled (their styles, font sizes included); ground tru
 
 from __future__ import annotations
 
-import cv2
 
-from tests.test_regions_hidden import _missed, _overlay, _read, _style
+from tests.test_regions_hidden import _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
 
 
@@ -35,8 +34,7 @@ def test_a_label_read_as_a_neighbours_id_takes_its_mask_read(shared_data):
 
 def test_a_region_word_read_as_another_boxs_id_takes_its_mask_read(shared_data):
     # "Region 14" in box 14's corner on a 1080p survey picture read "18" off the picture, box 18's id
-    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0020.JPG"), (1920, 1080),
-                     interpolation=cv2.INTER_AREA)
+    img = survey_1080p(shared_data, "DJI_0020.JPG")
     style = _style((255, 128, 0), 2, "inside_top_left", "Region {id}", 0.7716696962834859, "dejavu_sans_bold", False)
     layout = [(19, [1168, 174, 1663, 403]), (12, [644, 85, 1136, 280]), (1, [1185, 353, 1646, 657]),
               (4, [646, 908, 814, 982]), (18, [115, 500, 298, 697]), (14, [1054, 317, 1343, 487])]

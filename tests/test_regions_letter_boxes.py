@@ -4,10 +4,9 @@ dev draws (their styles)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from tests.test_regions_hidden import _missed, _overlay, _read, _style
+from tests.test_regions_hidden import _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
 from tools.regions import Region
 import tools.regions_places as places
@@ -67,8 +66,7 @@ def test_a_bold_label_whose_letters_closed_a_box_names_the_box_beside_it(shared_
 
 def test_a_letter_box_just_after_a_read_label_is_its_last_digit(shared_data):
     # the "0" of "Region 20" closed a small upright rectangle: the label read "Region 2" and the "0" stayed a box
-    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0020.JPG"), (1920, 1080),
-                     interpolation=cv2.INTER_AREA)
+    img = survey_1080p(shared_data, "DJI_0020.JPG")
     style = _style((255, 0, 255), 2, "inside_center", "Region {id}", 1.0095368496838297, "hershey_simplex", False)
     layout = [(10, [905.0, 455.0, 1126.0, 777.0]), (4, [1056.0, 487.0, 1551.0, 609.0]),
               (8, [440.0, 748.0, 755.0, 1019.0]), (20, [957.0, 581.0, 1307.0, 904.0]),

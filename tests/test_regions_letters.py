@@ -5,9 +5,8 @@ aerial images, in layouts where the reader lost a region on the overlay benchmar
 
 from __future__ import annotations
 
-import cv2
 
-from tests.test_regions_hidden import BLACK, WHITE, _missed, _overlay, _read, _style
+from tests.test_regions_hidden import BLACK, WHITE, _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
 from tools.label_reader import is_id
 
@@ -165,8 +164,7 @@ def test_a_bold_stroke_zero_that_looks_filled_is_read_with_the_digit_before_it(s
 def test_a_filled_label_first_taken_for_strokes_is_read_twice_as_a_filled_one(shared_data):
     # the red "10" left of box 10 was taken for stroke letters, then read as a filled label: its holes read a sure
     # "1". A read of the other kind is settled with the picture as that kind's reads are, which reads "10"
-    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"), (1920, 1080),
-                     interpolation=cv2.INTER_AREA)
+    img = survey_1080p(shared_data, "DJI_0018.JPG")
     style = _style((255, 0, 0), 2, "outside_left", "{id}", 0.9639877621619918, "hershey_simplex", True)
     layout = [(8, [457.0, 319.0, 775.0, 565.0]), (6, [727.0, 775.0, 1114.0, 990.0]), (9, [151.0, 823.0, 693.0, 1047.0]),
               (14, [93.0, 206.0, 273.0, 488.0]), (11, [672.0, 31.0, 862.0, 308.0]), (3, [976.0, 347.0, 1518.0, 418.0]),

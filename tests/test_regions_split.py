@@ -4,10 +4,9 @@ overlay benchmark's dev draws (their styles)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style
+from tests.test_regions_hidden import BLACK, _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
 from tools.regions_ocr import LabelBlob
 from tools.regions_split import _halves, _joined, own_letters_only, shared_letters
@@ -68,8 +67,7 @@ def test_a_label_read_over_the_next_boxs_first_letter_is_read_apart(shared_data)
 def test_two_filled_labels_glued_into_one_dense_blob_are_read_apart(shared_data):
     # "5" left of its box ends where "14" left of the next box begins, and the first box's side runs through the
     # join: the blob passed for stroke text, whose strokes leave no gap ("514")
-    img = cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / "DJI_0019.JPG"), (1920, 1080),
-                     interpolation=cv2.INTER_AREA)
+    img = survey_1080p(shared_data, "DJI_0019.JPG")
     style = _style((0, 0, 255), 2, "outside_left", "{id}", 0.9116310996546703, "hershey_simplex", True)
     layout = [(14, [1470.0, 805.0, 1642.0, 1062.0]), (5, [1427.0, 808.0, 1895.0, 1054.0]),
               (9, [731.0, 310.0, 1144.0, 503.0])]

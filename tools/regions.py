@@ -71,7 +71,7 @@ from tools.regions_geom import (PLACES, iou, match_limit, occluders, placement, 
                                 placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
-from tools.regions_anchored import box_from_label, colour_lines, orphan_labels
+from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
@@ -332,8 +332,8 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
         return []
     if not (filled > 0).any():   # no filled label at all (the lines are looked for only where one is left over)
         return []
-    lines = colour_lines(mask) if not rects else None
-    thick = float(np.median([t for _, t in rects])) if rects else lines[2]
+    lines = None if rects else colour_lines(mask)   # a colour without rectangles: its lines' thickness
+    thick = lines[2] if lines is not None else float(np.median([t for _, t in rects]))
     if thick is None:
         return []
     height = float(np.median([b[3] - b[1] for b in matched])) if matched else None
@@ -343,7 +343,7 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
     lines = lines or colour_lines(mask)
     blobs = [LabelBlob(b, True) for b in labels]
     reads = zip(read_labels([(mask, b, strength) for b in blobs]), read_pictures(rgb, blobs))
-    drawn = mask | (filled > 0) | occluded
+    drawn, known = mask | (filled > 0) | occluded, explained([b for b, _ in rects], mask.shape)
     taken = {r.id for r in out}
     found = []
     for blob, (mask_read, picture_read) in zip(blobs, reads):
@@ -353,19 +353,17 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
         # no label of this colour matched: the place where exactly one box closes, around the label's background
         # (its own edges close one inside it)
         boxes = [b for p in ([place] if place is not None else PLACES)
-                 if (b := box_from_label(blob.box, p, thick, lines[:2], mask, drawn, [b for b, _ in rects]))
+                 if (b := box_from_label(blob.box, p, thick, lines[:2], mask, drawn, known))
                  and (place is not None or not within(b, blob.box, -thick))]
-        box = boxes[0] if len(boxes) == 1 else None
-        same = [r for r in out if box is not None and iou(r.bbox, box) >= SAME_BOX]
-        if box is None or any(r.id >= 0 for r in same):
+        same = [r for r in out if len(boxes) == 1 and iou(r.bbox, boxes[0]) >= SAME_BOX]
+        if len(boxes) != 1 or any(r.id >= 0 for r in same):
             continue
         taken.add(rid)
-        conf = max(conf, picture_read[2])
-        if same:   # a box found unlabeled: its label is this one
-            same[0].id, same[0].label_text, same[0].confidence = rid, text, round(conf, 3)
-            same[0].confirmed, same[0].label_box = True, list(blob.box)
-        else:
-            found.append(Region(rid, [round(float(v), 1) for v in box], text, round(conf, 3), True, list(blob.box)))
+        reg = same[0] if same else Region(-1, [round(float(v), 1) for v in boxes[0]])
+        reg.relabel(rid, text, max(conf, picture_read[2]), blob.box)   # a found unlabeled box takes it, or a new one
+        reg.confirmed = True   # both reads agree
+        if not same:
+            found.append(reg)
     return found
 
 

@@ -20,12 +20,15 @@ import numpy as np
 
 from tools.regions_geom import ABOVE, BELOW, CENTRED, INSIDE_TOP_LEFT, LEFT, components, enclosed, iou
 from tools.regions_pieces import line_pieces
-from tools.regions_prune import UNIQUE_MIN, _outline_index
+from tools.regions_lines import SIDE_COVER
+from tools.regions_prune import UNIQUE_MIN, outline_index
 
-SIDE_COVER = 0.85   # least drawn (or hidden) share of each side, as in tools.regions_lines
 SNAP = 2.0          # px beyond half a line a label's own side may lie from where its label puts it
-RUN_ON = 3          # px looked at past a corner: a box's lines end there, a line crossing its side runs on
 CENTRE_TOL = 2.0    # px, most a centred label's centre lies off its box's centre (rounding of both)
+# px looked at past a corner for lines running on: near, for crowded boxes whose parallel lines are drawn a few px
+# apart (tools.regions_prune._clean_corners looks 2-8 px past the centre line's band: on dev overlays it lost 1:82,
+# a box whose right side is drawn against its neighbour's left side)
+RUN_ON = 3
 MIN_CORNERS = 2     # real corners a box needs (another box's line crossing a side may run on past one)
 USED = 0.3          # IoU with a matched label's box above which a filled label is that label
 
@@ -64,27 +67,33 @@ def colour_lines(mask: np.ndarray) -> tuple[list[float], list[float], float | No
     return [float(ln.pos) for ln in upright], [float(ln.pos) for ln in lying], thick
 
 
+def explained(found: Sequence[Sequence[float]], shape: tuple[int, int]) -> np.ndarray:
+    """Flat bool mask of the outline bands of the boxes ``found`` (:func:`tools.regions_prune.outline_index`)."""
+    out = np.zeros(shape[0] * shape[1], bool)
+    for box in found:
+        out[outline_index(box, shape)] = True
+    return out
+
+
 def box_from_label(label: Sequence[int], place: int, thick: float, lines: tuple[list[float], list[float]],
-                   mask: np.ndarray, drawn: np.ndarray, found: Sequence[Sequence[float]] = ()) -> list[float] | None:
+                   mask: np.ndarray, drawn: np.ndarray, known: np.ndarray) -> list[float] | None:
     """The box whose label drawn at ``place`` (index in :func:`tools.regions_geom.label_anchors`) is ``label``:
     this colour's lines (``lines``: vertical and horizontal centres, see :func:`colour_lines`; ``mask``: their
-    pixels) closing a rectangle with the sides the label fixes, each side drawn (``drawn``:
-    this colour, what hides it) over SIDE_COVER of its length, and at least MIN_CORNERS of its corners real (lines
-    ending there). Of several, the one with the most real corners, then the most drawn sides, then the smallest;
-    None when none closes."""
+    pixels) closing a rectangle with the sides the label fixes, each side drawn (``drawn``: this colour, what hides
+    it) over SIDE_COVER of its length, at least MIN_CORNERS of its corners real (lines ending there,
+    :func:`_real_corners`; beyond the label itself says nothing), and at least UNIQUE_MIN of its
+    drawn outline on no found box's (``known``: :func:`explained`). Of several, the one with the most real
+    corners, then the most drawn sides, then the smallest; None when none closes."""
     xs, ys = lines
-    best: tuple[int, float, float, list[float]] | None = None
-    explained = np.zeros(mask.size, bool)
-    for other in found:
-        explained[_outline_index(list(other), mask.shape)] = True
     own = mask.ravel()
+    best: tuple[int, float, float, list[float]] | None = None
     for box in _candidates(label, place, thick, xs, ys):
         cover, corners = _cover(drawn, box, thick), _real_corners(mask, box, thick, label)
         if cover < SIDE_COVER or corners < MIN_CORNERS:
             continue
-        idx = _outline_index(box, mask.shape)
+        idx = outline_index(box, mask.shape)
         idx = idx[own[idx]]
-        if not len(idx) or (~explained[idx]).mean() < UNIQUE_MIN:
+        if not len(idx) or (~known[idx]).mean() < UNIQUE_MIN:
             continue
         key = (-corners, -cover, (box[2] - box[0]) * (box[3] - box[1]))
         if best is None or key < best[:3]:
@@ -144,8 +153,8 @@ def _side(m: np.ndarray, at: float, a: float, b: float, thick: float) -> float:
 
 def _real_corners(mask: np.ndarray, box: Sequence[float], thick: float, label: Sequence[int]) -> int:
     """How many of the box's four corners are real: its lines end at the outer edges of the lines they meet (mostly
-    background RUN_ON px beyond them, both ways), as a box's do; a line crossing a side runs on. Beyond a corner
-    where the box's own ``label`` sits, its background says nothing."""
+    background RUN_ON px beyond them, both ways, over the line's width), as a box's do; a line crossing a side runs
+    on. Beyond a corner where the box's own ``label`` sits, its background says nothing."""
     x1, y1, x2, y2 = box
     h = thick / 2
     lx1, ly1, lx2, ly2 = label

@@ -112,7 +112,7 @@ def with_cut_letters(mask: np.ndarray, blob: LabelBlob) -> LabelBlob:
     h, w = mask.shape
     a, b, c, d = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)
     text = text_mask(mask, LabelBlob((a, b, c, d), True)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(text, connectivity=8)
+    n, _, stats = components(text)
     boxes = [(a + x, b + y, a + x + bw, b + y + bh) for x, y, bw, bh, _ in stats[1:n]]
     inside = [k[3] - k[1] for k in boxes if k[0] >= x1 and k[1] >= y1 and k[2] <= x2 and k[3] <= y2]
     if not inside:

@@ -6,6 +6,8 @@ Boxes are [x1, y1, x2, y2] in px at the centre of the drawn outline; masks are (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from tools.regions_geom import inside_outline, match_limit, placement_cost, true_runs, within
@@ -68,7 +70,7 @@ def _crossed(box: list[float], other: list[float], tol: float) -> bool:
             and other[2] >= x2 - tol)
 
 
-def _outline_index(box: list[float], shape: tuple[int, int]) -> np.ndarray:
+def outline_index(box: Sequence[float], shape: tuple[int, int]) -> np.ndarray:
     """Flat indices of the pixels within CORE // 2 px of a box's outline (centre line), clipped to the image."""
     h, w = shape
     x1, y1, x2, y2 = (int(round(v)) for v in box)
@@ -99,7 +101,7 @@ def explain_away(rects: list[tuple[list[float], float]], mask: np.ndarray,
     own = mask.ravel()
     pix = []
     for box, _ in rects:
-        idx = _outline_index(box, (h, w))
+        idx = outline_index(box, (h, w))
         pix.append(idx[own[idx]])
     count = np.zeros(h * w, np.int32)
     for idx in pix:
