@@ -1,0 +1,62 @@
+"""The region-reader ablation (benchmarks.ablate_regions): each pass switched off really is, only inside the block,
+its stand-in fits the call read_regions makes, and the baseline counts what the overlay benchmark scores."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import tools.regions as regions
+from benchmarks.ablate_regions import PASSES, ablate, switched_off
+from benchmarks.bench_regions import load_pool, make_instance, score
+from tools.draw import RegionStyle, draw_regions
+
+DRAWN = [(3, [60, 50, 200, 150]), (7, [260, 80, 380, 220])]
+
+
+@pytest.fixture(scope="module")
+def overlay() -> np.ndarray:
+    grey = np.full((300, 420, 3), 120, np.uint8)
+    styles = [RegionStyle(color=(255, 0, 0), label_background=True, label_color=(255, 255, 255)),
+              RegionStyle(color=(255, 0, 0), label_position="inside_top_left")]
+    return draw_regions(grey, DRAWN, styles)
+
+
+def test_registry_names_calls_the_reader_makes() -> None:
+    source = inspect.getsource(regions)
+    for name, (attr, _) in PASSES.items():
+        assert callable(getattr(regions, attr)), name
+        assert f"{attr}(" in source, f"tools.regions no longer calls {attr} ({name})"
+
+
+@pytest.mark.parametrize("name", list(PASSES))
+def test_pass_switched_off_inside_the_block_only(name: str, overlay: np.ndarray) -> None:
+    attr = PASSES[name][0]
+    real = getattr(regions, attr)
+    with switched_off(name):
+        assert getattr(regions, attr) is not real
+        found = regions.read_regions(overlay)   # the stand-in takes the reader's call as it is made
+    assert getattr(regions, attr) is real
+    assert all(isinstance(r, regions.Region) for r in found)
+
+
+def test_every_pass_on_reads_the_overlay(overlay: np.ndarray) -> None:
+    with switched_off(None):
+        found = regions.read_regions(overlay)
+    assert score(found, DRAWN) == (2, 0)
+
+
+def test_baseline_counts_what_the_benchmark_scores() -> None:
+    res = ablate(["label_by_siblings"], seeds=[5], n=2, workers=1)
+    rng, pool = np.random.default_rng(5), load_pool()
+    hits = extra = 0
+    for k in range(2):
+        _, img, real = pool[k % len(pool)]
+        inst, drawn, _, _ = make_instance(rng, img, real)
+        h, e = score(regions.read_regions(inst), drawn)
+        hits, extra = hits + h, extra + e
+    assert (res["exact"], res["extra"]) == (hits, extra)
+    change = res["passes"]["label_by_siblings"]
+    assert change["overlays_better"] + change["overlays_worse"] <= 2
