@@ -41,13 +41,13 @@ def _constant(value: object) -> Callable:
     return lambda *args, **kw: value
 
 
-def _only_all_letter_boxes(real: Callable) -> Callable:
-    """letter_boxes without its first, bare_only call."""
+def _without_bare_call(real: Callable) -> Callable:
+    """letter_boxes with its first call (``bare_only=True``) handing its regions back, the second one as it is."""
     return lambda rgb, found, *args, bare_only=False, **kw: found if bare_only else real(rgb, found, *args, **kw)
 
 
-def _only_bare_letter_boxes(real: Callable) -> Callable:
-    """letter_boxes without its second call (the one that is not bare_only)."""
+def _without_full_call(real: Callable) -> Callable:
+    """letter_boxes with its second call (every letter box) handing its regions back, the first one as it is."""
     return lambda rgb, found, *args, bare_only=False, **kw: real(rgb, found, *args, bare_only=True, **kw) \
         if bare_only else found
 
@@ -70,9 +70,9 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "label_side": ("label_side", lambda f: lambda box, *args: list(box)),
     "labels_as_boxes": ("labels_as_boxes", lambda f: _unchanged(0)),
     "boxes_from_labels": ("_boxes_from_labels", lambda f: _constant([])),
-    "bare_letter_boxes": ("letter_boxes", _only_all_letter_boxes),
+    "bare_letter_boxes": ("letter_boxes", _without_bare_call),
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
-    "letter_boxes": ("letter_boxes", _only_bare_letter_boxes),
+    "letter_boxes": ("letter_boxes", _without_full_call),
     "label_by_detection": ("label_by_detection", lambda f: _unchanged(1)),
     "restore_contested": ("restore_contested", lambda f: _unchanged(0)),
     "corner_pieces": ("corner_pieces", lambda f: _unchanged(0)),
