@@ -14,6 +14,7 @@ Run: ``.venv/bin/python -m benchmarks.ablate_regions [--seeds 121 131 141 151] [
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ import tools.regions as regions  # noqa: E402
 from benchmarks.bench_regions import load_pool, make_instance, score  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "figures" / "regions_ablation.json"
+_pool = functools.cache(load_pool)   # the benchmark's pictures, loaded once per worker process, not once per job
 
 
 def _unchanged(first: int) -> Callable:
@@ -38,7 +40,13 @@ def _unchanged(first: int) -> Callable:
 
 
 def _constant(value: object) -> Callable:
+    """A stand-in that returns ``value`` (immutable: every call gets the same object)."""
     return lambda *args, **kw: value
+
+
+def _nothing(*args: object, **kw: object) -> list:
+    """A stand-in that finds nothing: a new empty list each call."""
+    return []
 
 
 def _without_bare_call(real: Callable) -> Callable:
@@ -54,8 +62,8 @@ def _without_full_call(real: Callable) -> Callable:
 
 # pass name -> (name in tools.regions, its stand-in given the real function); one registry, in pipeline order
 PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
-    "letter_rects": ("letter_rects", lambda f: _constant([])),
-    "filled_letters": ("filled_letters", lambda f: _constant([])),
+    "letter_rects": ("letter_rects", lambda f: _nothing),
+    "filled_letters": ("filled_letters", lambda f: _nothing),
     "drop_stacked": ("drop_stacked", lambda f: _unchanged(0)),
     "across_right_side": ("across_right_side", lambda f: _unchanged(0)),
     "with_cut_letters": ("with_cut_letters", lambda f: _unchanged(1)),
@@ -69,7 +77,7 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "unglued": ("unglued", lambda f: lambda box, *args: list(box)),
     "label_side": ("label_side", lambda f: lambda box, *args: list(box)),
     "labels_as_boxes": ("labels_as_boxes", lambda f: _unchanged(0)),
-    "boxes_from_labels": ("_boxes_from_labels", lambda f: _constant([])),
+    "boxes_from_labels": ("_boxes_from_labels", lambda f: _nothing),
     "bare_letter_boxes": ("letter_boxes", _without_bare_call),
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
     "letter_boxes": ("letter_boxes", _without_full_call),
@@ -100,7 +108,7 @@ def count(job: tuple[str | None, int, int]) -> tuple[str | None, int, list[tuple
     pass."""
     name, seed, n = job
     rng = np.random.default_rng(seed)
-    pool = load_pool()
+    pool = _pool()
     per = []
     with switched_off(name):
         for k in range(n):

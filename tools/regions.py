@@ -326,11 +326,11 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
                        filled: np.ndarray, occluded: np.ndarray, allowed: set[int] | None) -> list[Region]:
     """Boxes of this colour's filled labels that no found box took (:mod:`tools.regions_anchored`): each read off
     the mask and the picture alike, as an id no box of this colour has, and placed where this colour's labels go."""
+    if not (filled > 0).any():   # no filled label at all (the lines are looked for only where one is left over)
+        return []
     place = image_place(out, rects, (mask.shape[1], mask.shape[0]))
     matched = [r.label_box for r in out if r.label_box is not None]
     if place is None and matched:   # the colour's labels sit at several places
-        return []
-    if not (filled > 0).any():   # no filled label at all (the lines are looked for only where one is left over)
         return []
     lines = None if rects else colour_lines(mask)   # a colour without rectangles: its lines' thickness
     thick = lines[2] if lines is not None else float(np.median([t for _, t in rects]))
@@ -355,8 +355,10 @@ def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarr
         boxes = [b for p in ([place] if place is not None else PLACES)
                  if (b := box_from_label(blob.box, p, thick, lines[:2], mask, drawn, known))
                  and (place is not None or not within(b, blob.box, -thick))]
-        same = [r for r in out if len(boxes) == 1 and iou(r.bbox, boxes[0]) >= SAME_BOX]
-        if len(boxes) != 1 or any(r.id >= 0 for r in same):
+        if len(boxes) != 1:
+            continue
+        same = [r for r in out if iou(r.bbox, boxes[0]) >= SAME_BOX]
+        if any(r.id >= 0 for r in same):
             continue
         taken.add(rid)
         reg = same[0] if same else Region(-1, [round(float(v), 1) for v in boxes[0]])
