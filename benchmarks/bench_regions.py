@@ -12,6 +12,10 @@ A region counts as recovered exactly when a returned region has its id and IoU >
 Timing: read_regions on 1920x1080 downscaled dji_survey_dev photos: the accuracy set's, then more drawn for timing
 only, ``--time-1080p`` in all (median, p90 and mean; two shared cores make single runs vary by about 15 %).
 
+Third suite (``--scaled-n``, seed + 1): overlays drawn on the images enlarged ``--scale`` times (default 2: the
+1080p photos become 4K frames) with boxes, outline widths and fonts in proportion, as a high-resolution frame is
+annotated (:mod:`tools.regions_scale`).
+
 Second suite: the ground-truth generator's own overlays (``uav-agent synth``; each record's ``meta.regions``
 holds the exact boxes, drawn rounded to whole pixels), generated with a seed not used while developing.
 
@@ -21,6 +25,7 @@ Run: ``.venv/bin/python -m benchmarks.bench_regions [--n 320] [--synth DIR]``; w
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import time
@@ -82,9 +87,10 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
     return out
 
 
-def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]]):
+def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]], scale: float = 1.0):
     """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) with labels that do
-    not cover each other."""
+    not cover each other. ``scale``: the overlay is drawn on the image enlarged that much, boxes, outline widths
+    and fonts in proportion (a high-resolution frame annotated alike); the random draws do not depend on it."""
     h, w = img.shape[:2]
     for _ in range(50):
         n = int(rng.integers(2, 11))
@@ -97,6 +103,11 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
         styles = [random_style(rng)] * len(boxes) if rng.random() < 0.7 else [random_style(rng) for _ in boxes]
         if legible_layout(list(zip(ids, boxes)), styles, (w, h)):
             break
+    if scale != 1.0:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        boxes = [[v * scale for v in b] for b in boxes]
+        styles = [dataclasses.replace(s, line_width=max(1, round(s.line_width * scale)),
+                                      font_scale=s.font_scale * scale) for s in styles]
     regions = list(zip(ids, boxes))
     drawn = draw_regions(img, regions, styles)
     q = int(rng.integers(60, 96))
@@ -159,6 +170,23 @@ def synth_suite(folder: Path) -> dict:
             "recovered_rate": round(hits / max(total, 1), 4), "extra_regions": extra}
 
 
+def scaled_suite(n: int, seed: int, scale: float) -> dict:
+    """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`)."""
+    rng, pool = np.random.default_rng(seed), load_pool()
+    total = hits = extra = 0
+    why: Counter = Counter()
+    for k in tqdm(range(n), desc=f"overlays at {scale:g}x", disable=None):
+        name, img, real = pool[k % len(pool)]
+        inst, regions, _, _ = make_instance(rng, img, real, scale)
+        every = read_regions(inst, include_unlabeled=True)
+        h, e = score([r for r in every if r.id >= 0], regions)
+        total, hits, extra = total + len(regions), hits + h, extra + e
+        why += misses(every, regions)
+    return {"scale": scale, "overlays": n, "seed": seed, "regions": total, "recovered_exactly": hits,
+            "recovered_rate": round(hits / max(total, 1), 4), "extra_regions": extra,
+            "missed_by_cause": dict(sorted(why.items()))}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=320, help="number of overlays")
@@ -167,6 +195,9 @@ def main() -> None:
     ap.add_argument("--show-failures", type=int, default=0, help="save this many failing overlays to /tmp")
     ap.add_argument("--time-1080p", type=int, default=100,
                     help="1080p overlays timed in all (those of the accuracy set, then more drawn for timing only)")
+    ap.add_argument("--scaled-n", type=int, default=100,
+                    help="overlays drawn at --scale times the size (a different seed: --seed + 1); 0: none")
+    ap.add_argument("--scale", type=float, default=2.0)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     pool = load_pool()
@@ -212,6 +243,7 @@ def main() -> None:
         "criterion": "right id and IoU >= 0.9; JPEG q 60-95; random styles; real VOC boxes (sides >= 20 px) or random",
         "seed": args.seed,
         "synth_suite": synth_suite(args.synth) if args.synth else None,
+        "scaled_suite": scaled_suite(args.scaled_n, args.seed + 1, args.scale) if args.scaled_n else None,
     }
     print(json.dumps(figures, indent=2))
     out = ROOT / "docs" / "figures" / "regions.json"

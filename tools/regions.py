@@ -83,6 +83,7 @@ from tools.regions_places import (corner_pieces, image_place, label_by_siblings,
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
+from tools.regions_scale import resized, to_full, working_scale
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -228,6 +229,21 @@ def read_regions(
     if rgb.size == 0:
         raise ToolError("read_regions got an empty image")
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
+    scale = working_scale(overlay_mask(rgb))
+    if scale == 1.0:
+        return _read_image(rgb, allowed, min_side, include_unlabeled)
+    # outlines drawn thicker than the reader's pixel constants allow: read where they are WORK_THICK px thick
+    small = resized(rgb, scale)
+    sx, sy = small.shape[1] / rgb.shape[1], small.shape[0] / rgb.shape[0]
+    regions = _read_image(small, allowed, min_side * scale, include_unlabeled)
+    for reg in regions:
+        reg.bbox = to_full(reg.bbox, sx, sy)
+        reg.label_box = None if reg.label_box is None else [round(v) for v in to_full(reg.label_box, sx, sy)]
+    return regions
+
+
+def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, include_unlabeled: bool) -> list[Region]:
+    """:func:`read_regions` on an image whose outlines are no thicker than the reader's pixel constants allow."""
     regions: list[Region] = []
     layers = colour_layers(rgb)
     filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]

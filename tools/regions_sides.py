@@ -125,12 +125,16 @@ def _ends(drawn: np.ndarray, t: float) -> list[int]:
 def _along(m: np.ndarray, y: float, t: float, a: int, b: int) -> np.ndarray:
     """Which columns a..b-1 of the line of ``t`` px centred on row ``y`` are drawn."""
     r0, r1 = max(0, int(round(y - t / 2))), min(m.shape[0], int(round(y + t / 2)) + 1)
+    if r0 >= r1:   # the line lies outside the image
+        return np.zeros(max(0, min(b, m.shape[1]) - max(0, a)), bool)
     return m[r0:r1, a:b].mean(axis=0) >= LINE_SHARE
 
 
 def _column(m: np.ndarray, x: float, t: float, a: int, b: int) -> np.ndarray:
     """Which rows a..b-1 of the line of ``t`` px centred on column ``x`` are drawn."""
     c0, c1 = max(0, int(round(x - t / 2))), min(m.shape[1], int(round(x + t / 2)) + 1)
+    if c0 >= c1:   # the line lies outside the image
+        return np.zeros(max(0, min(b, m.shape[0]) - max(0, a)), bool)
     return m[max(0, a):b, c0:c1].mean(axis=1) >= LINE_SHARE
 
 

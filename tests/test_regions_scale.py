@@ -1,0 +1,81 @@
+"""tools.regions_scale: overlays drawn at high resolution (thick outlines, large fonts) are read scaled down.
+
+Ground truth is the geometry we draw (tools.draw) at the real annotated objects of deepforest_neon (Pascal VOC
+boxes), enlarged with the image; never the output of the code under test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.bench_regions import load_pool, make_instance, voc_boxes
+from tools.common import jpeg_roundtrip, load_image
+from tools.draw import RegionStyle, draw_regions
+from tools.regions import overlay_mask, read_regions
+from tools.regions_lines import iou
+from tools.regions_scale import SCALE_FROM, WORK_THICK, stroke_thickness, to_full, working_scale
+
+GREY = np.full((400, 600, 3), 120, np.uint8)
+
+
+def _boxes_drawn(width: int) -> np.ndarray:
+    style = RegionStyle(color=(0, 200, 255), line_width=width, label_background=True, label_color=(0, 0, 0))
+    regions = [(1, [60.0, 80.0, 260.0, 300.0]), (2, [330.0, 70.0, 540.0, 330.0])]
+    return jpeg_roundtrip(draw_regions(GREY, regions, [style] * 2), 90)
+
+
+@pytest.mark.parametrize("width", [2, 3, 5, 8, 12, 16])
+def test_stroke_thickness_measures_the_drawn_outline_width(width):
+    measured = stroke_thickness(overlay_mask(_boxes_drawn(width)))
+    assert measured is not None and width <= measured <= width + 3   # plus anti-aliasing and JPEG fringe
+
+
+def test_outlines_of_benchmark_widths_are_read_at_full_size_and_thick_ones_scaled_down():
+    assert working_scale(overlay_mask(_boxes_drawn(5))) == 1.0
+    thick = stroke_thickness(overlay_mask(_boxes_drawn(14)))
+    assert thick >= SCALE_FROM
+    assert working_scale(overlay_mask(_boxes_drawn(14))) == pytest.approx(WORK_THICK / thick)
+
+
+def test_too_little_overlay_gives_no_thickness():
+    assert stroke_thickness(np.zeros((200, 300), bool)) is None
+    assert working_scale(np.zeros((200, 300), bool)) == 1.0
+
+
+def test_boxes_read_on_a_scaled_image_map_back_to_pixel_centres():
+    # pixel centre x on the full image is at (x + 0.5) * s - 0.5 on an image scaled by s
+    assert to_full([4.75, 9.75, 19.75, 29.75], 0.5, 0.5) == [10.0, 20.0, 40.0, 60.0]
+    assert to_full([0.0, 0.0, 10.0, 10.0], 1.0, 1.0) == [0.0, 0.0, 10.0, 10.0]
+
+
+def test_a_forest_overlay_drawn_three_times_larger_is_read_exactly(shared_data):
+    d = shared_data / "deepforest_neon"
+    boxes = [b for b in voc_boxes(d / "OSBS_029.xml") if min(b[2] - b[0], b[3] - b[1]) >= 40][:4]
+    scale = 3.0
+    img = cv2.resize(load_image(d / "OSBS_029.png"), None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    regions = [(k + 2, [v * scale for v in b]) for k, b in enumerate(boxes)]
+    style = RegionStyle(color=(255, 0, 255), line_width=12, label_format="{id}", font_scale=2.4,
+                        label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+    found = read_regions(jpeg_roundtrip(draw_regions(img, regions, [style] * len(regions)), 85))
+    assert len(found) == len(regions)
+    for rid, box in regions:
+        match = [r for r in found if r.id == rid]
+        assert match and iou(match[0].bbox, box) >= 0.9, (rid, box, found)
+        x1, y1, x2, y2 = match[0].label_box   # in the full image's pixels: just above its box
+        assert box[0] - 12 <= x1 <= box[0] + 12 and y2 <= box[1] + 12 and y1 >= box[1] - 120
+
+
+def test_scaled_benchmark_overlays_draw_the_same_layout_enlarged():
+    name, img, real = load_pool()[0]
+    one = make_instance(np.random.default_rng(7), img, real)
+    two = make_instance(np.random.default_rng(7), img, real, scale=2.0)
+    assert two[0].shape[:2] == (2 * img.shape[0], 2 * img.shape[1])
+    assert [i for i, _ in two[1]] == [i for i, _ in one[1]]
+    assert [b for _, b in two[1]] == [[2 * v for v in b] for _, b in one[1]]
+    assert [s.line_width for s in two[3]] == [max(1, round(2 * s.line_width)) for s in one[3]]
+    assert [dataclasses.replace(s, line_width=1, font_scale=1) for s in two[3]] == \
+        [dataclasses.replace(s, line_width=1, font_scale=1) for s in one[3]]

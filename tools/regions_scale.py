@@ -1,0 +1,63 @@
+"""Read overlays drawn at any resolution: the overlay line thickness sets the scale the reader works at.
+
+:func:`tools.regions.read_regions` finds lines, labels and boxes with pixel constants set for outlines 2-5 px
+wide (the widths overlay renderers use at the benchmarks' resolutions; :data:`tools.regions_geom.MAX_LINE`: a
+thicker run is a filled area). A 4K frame annotated in proportion draws them twice as thick, where outlines read
+as filled areas: overlays drawn at twice the benchmark's scale (lines 4-10 px, fonts twice as large) read
+373/431 and 390/449 regions exactly (seeds 211/201, 100 overlays each), 10 px lines 38/74 and 61/105. Such an
+image is read scaled down until its lines are WORK_THICK px thick, and the boxes are scaled back.
+
+The thickness is the most common length of the runs across long straight strokes of the overlay mask (runs of
+overlay pixels across rows where they lie on a horizontal run of LONG_RUN px or more, and likewise across
+columns): outlines outnumber the filled labels there. Drawn widths 2 / 3-4 / 6 / 8 / 10 px measure 3 / 5 / 7 /
+9-10 / 11-12 px after JPEG (dev overlays, seed 201), up to 3 px more on a flat grey picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+LONG_RUN = 41        # px, shortest straight stroke whose thickness is measured
+MIN_RUNS = 50        # fewest measured runs for a thickness (fewer: too little overlay to tell)
+# measured thickness (px) from which an image is read scaled down: the benchmark's widest outlines (5 px) measure
+# up to 7 px, and outlines measured at 11-12 px (drawn 10 px wide) are lost to MAX_LINE
+SCALE_FROM = 9
+WORK_THICK = 5       # px, measured thickness an image is scaled down to (the benchmark's 3-4 px outlines)
+
+
+def stroke_thickness(mask: np.ndarray) -> int | None:
+    """Most common thickness (px) of the long straight strokes of a boolean overlay ``mask``; None when it has
+    fewer than MIN_RUNS of them."""
+    u8 = mask.astype(np.uint8)
+    rows = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((1, LONG_RUN), np.uint8))   # horizontal strokes
+    cols = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((LONG_RUN, 1), np.uint8))   # vertical strokes
+    runs = np.concatenate([_run_lengths(rows), _run_lengths(cols.T)])
+    runs = runs[(runs >= 2) & (runs < LONG_RUN)]   # 1 px: JPEG fringe; LONG_RUN and more: a filled area
+    if runs.size < MIN_RUNS:
+        return None
+    return int(np.argmax(np.bincount(runs)))
+
+
+def _run_lengths(m: np.ndarray) -> np.ndarray:
+    """Lengths of the vertical runs of nonzero pixels of ``m``, every column."""
+    edges = np.diff(np.pad((m > 0).astype(np.int8), ((1, 1), (0, 0))), axis=0).T   # one row per column
+    return np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
+
+
+def working_scale(mask: np.ndarray) -> float:
+    """Factor (<= 1) an image with overlay ``mask`` is read at: WORK_THICK / thickness for lines of SCALE_FROM px
+    or more, else 1."""
+    thick = stroke_thickness(mask)
+    return WORK_THICK / thick if thick is not None and thick >= SCALE_FROM else 1.0
+
+
+def resized(rgb: np.ndarray, scale: float) -> np.ndarray:
+    """``rgb`` scaled by ``scale`` (area averaging)."""
+    size = (max(1, round(rgb.shape[1] * scale)), max(1, round(rgb.shape[0] * scale)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+
+
+def to_full(box: list[float], sx: float, sy: float) -> list[float]:
+    """A box [x1, y1, x2, y2] (px, pixel centres) read on an image scaled by (sx, sy) back on the full image."""
+    return [round((v + 0.5) / s - 0.5, 1) for v, s in zip(box, (sx, sy, sx, sy))]
