@@ -83,7 +83,7 @@ from tools.regions_places import (corner_pieces, image_place, label_by_siblings,
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
-from tools.regions_scale import resized, to_full, working_scale
+from tools.regions_scale import read_scaled, working_scale
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -220,7 +220,9 @@ def read_regions(
 
     image: RGB array, path or encoded bytes. expected_ids: ids known to be present (labels read as other
     numbers are dropped). min_side: smallest box side in px. include_unlabeled: also return boxes whose
-    label could not be read, with ``id = -1``. Returns regions sorted by id; ``[]`` when none are found.
+    label could not be read, with ``id = -1``. Returns regions sorted by id; ``[]`` when none are found. An
+    image whose outlines are 9 px thick or more (a high-resolution frame) is read scaled down to 5 px lines
+    (:mod:`tools.regions_scale`); boxes come back in the image's own pixels.
     Raises :class:`ToolError` for inputs that are not images.
     """
     if not isinstance(image, (str, Path, bytes, bytearray, np.ndarray)):
@@ -229,17 +231,9 @@ def read_regions(
     if rgb.size == 0:
         raise ToolError("read_regions got an empty image")
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
-    scale = working_scale(overlay_mask(rgb))
-    if scale == 1.0:
-        return _read_image(rgb, allowed, min_side, include_unlabeled)
-    # outlines drawn thicker than the reader's pixel constants allow: read where they are WORK_THICK px thick
-    small = resized(rgb, scale)
-    sx, sy = small.shape[1] / rgb.shape[1], small.shape[0] / rgb.shape[0]
-    regions = _read_image(small, allowed, min_side * scale, include_unlabeled)
-    for reg in regions:
-        reg.bbox = to_full(reg.bbox, sx, sy)
-        reg.label_box = None if reg.label_box is None else [round(v) for v in to_full(reg.label_box, sx, sy)]
-    return regions
+    # outlines drawn thicker than the reader's pixel constants allow are read where they are WORK_THICK px thick
+    return read_scaled(rgb, working_scale(overlay_mask(rgb)),
+                       lambda img, s: _read_image(img, allowed, min_side * s, include_unlabeled))
 
 
 def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, include_unlabeled: bool) -> list[Region]:

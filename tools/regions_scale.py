@@ -17,6 +17,9 @@ columns): outlines outnumber the filled labels there. Drawn widths 2 / 3-4 / 6 /
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -64,3 +67,17 @@ def resized(rgb: np.ndarray, scale: float) -> np.ndarray:
 def to_full(box: list[float], sx: float, sy: float) -> list[float]:
     """A box [x1, y1, x2, y2] (px, pixel centres) read on an image scaled by (sx, sy) back on the full image."""
     return [round((v + 0.5) / s - 0.5, 1) for v, s in zip(box, (sx, sy, sx, sy))]
+
+
+def read_scaled(rgb: np.ndarray, scale: float, read: Callable[[np.ndarray, float], list[Any]]) -> list[Any]:
+    """``read(image, scale)`` on ``rgb`` scaled by ``scale``, the regions' ``bbox`` and ``label_box`` (px) mapped
+    back on ``rgb``; ``read(rgb, 1.0)`` as it is when ``scale`` is 1."""
+    if scale == 1.0:
+        return read(rgb, 1.0)
+    small = resized(rgb, scale)
+    sx, sy = small.shape[1] / rgb.shape[1], small.shape[0] / rgb.shape[0]
+    regions = read(small, scale)
+    for reg in regions:
+        reg.bbox = to_full(reg.bbox, sx, sy)
+        reg.label_box = None if reg.label_box is None else [round(v) for v in to_full(reg.label_box, sx, sy)]
+    return regions
