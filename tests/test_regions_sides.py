@@ -16,7 +16,7 @@ from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 from tools.regions import colour_layers, iou, read_regions
 from tools.regions_geom import BELOW, CENTRED
-from tools.regions_sides import label_side, refit_sides
+from tools.regions_sides import _along, _column, label_side, refit_sides
 
 
 def _style(line_width: int, position: str = "below") -> RegionStyle:
@@ -164,3 +164,15 @@ def test_a_box_with_sides_beyond_two_borders_is_refit_without_looking_outside_th
         warnings.simplefilter("error")
         refit = refit_sides([-1.0, 20.0, 60.0, 99.0], 3.0, mask.astype(bool))
     assert -1.0 <= refit[0] <= 0.0 and refit[1:3] == [20.0, 60.0] and 98.0 <= refit[3] <= 99.0, refit
+
+
+
+def test_a_line_beyond_the_image_is_undrawn_without_warnings():
+    # a side read on a scaled-down 4K frame may round to a line centre past the last row or column: it is undrawn,
+    # not an empty slice averaged to NaN (a RuntimeWarning on every such box)
+    mask = np.ones((60, 80), bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        below, right = _along(mask, 70.0, 2.0, 0, 80), _column(mask, 90.0, 2.0, 0, 60)
+    assert below.shape == (80,) and not below.any() and right.shape == (60,) and not right.any()
+    assert _along(mask, 30.0, 2.0, 0, 80).all()   # a line inside the image: drawn where the mask is
