@@ -138,9 +138,10 @@ class Region:
 
 
 # ----------------------------------------------------------------------------------------------- geometry
-def overlay_mask(rgb: np.ndarray) -> np.ndarray:
-    """Boolean mask of overlay-coloured pixels (saturated and bright), all colours together."""
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+def overlay_mask(rgb: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
+    """Boolean mask of overlay-coloured pixels (saturated and bright), all colours together (``hsv``: the image
+    in OpenCV's HSV when already converted)."""
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV) if hsv is None else hsv
     return (hsv[..., 1] >= SAT_MIN) & (hsv[..., 2] >= VAL_MIN)
 
 
@@ -180,15 +181,15 @@ def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
     return [m for m, _ in colour_layers(rgb)]
 
 
-def colour_layers(rgb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def colour_layers(rgb: np.ndarray, hsv: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """(mask, strength) per overlay colour. mask: boolean: saturated, bright pixels within HUE_TOL of an overlay hue.
 
     Splitting by hue keeps sunlit vegetation (saturated, but spread over yellow-green hues and rarely near
     S = 255) from drowning the outlines, and keeps boxes of different colours apart. strength: uint8
     min(S, V) of the pixels of that hue, 0 elsewhere: a grey picture of the overlay that keeps the anti-aliased
-    letter edges for the OCR.
+    letter edges for the OCR. ``hsv``: the image in OpenCV's HSV when already converted.
     """
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV) if hsv is None else hsv
     hue, sat, val = cv2.split(hsv)
     base = (sat >= SAT_MIN) & (val >= VAL_MIN)
     sv = cv2.min(sat, val)
@@ -232,14 +233,17 @@ def read_regions(
         raise ToolError("read_regions got an empty image")
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     # outlines drawn thicker than the reader's pixel constants allow are read where they are WORK_THICK px thick
-    return read_scaled(rgb, working_scale(overlay_mask(rgb)),
-                       lambda img, s: _read_image(img, allowed, min_side * s, include_unlabeled))
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    return read_scaled(rgb, working_scale(overlay_mask(rgb, hsv)), lambda img, s: _read_image(
+        img, allowed, min_side * s, include_unlabeled, hsv if img is rgb else None))
 
 
-def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, include_unlabeled: bool) -> list[Region]:
-    """:func:`read_regions` on an image whose outlines are no thicker than the reader's pixel constants allow."""
+def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, include_unlabeled: bool,
+                hsv: np.ndarray | None = None) -> list[Region]:
+    """:func:`read_regions` on an image whose outlines are no thicker than the reader's pixel constants allow
+    (``hsv``: the image in OpenCV's HSV when already converted)."""
     regions: list[Region] = []
-    layers = colour_layers(rgb)
+    layers = colour_layers(rgb, hsv)
     filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]
     hidden = occluders([mask for mask, _ in layers], filled)
     for (mask, strength), fill, occluded in zip(layers, filled, hidden):

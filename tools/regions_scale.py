@@ -35,8 +35,10 @@ def stroke_thickness(mask: np.ndarray) -> int | None:
     """Most common thickness (px) of the long straight strokes of a boolean overlay ``mask``; None when it has
     fewer than MIN_RUNS of them."""
     u8 = mask.astype(np.uint8)
-    rows = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((1, LONG_RUN), np.uint8))   # horizontal strokes
-    cols = cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((LONG_RUN, 1), np.uint8))   # vertical strokes
+    # every other column of the horizontal strokes (and row of the vertical ones) measures them alike at half the cost
+    half = LONG_RUN // 2 + 1
+    rows = cv2.morphologyEx(u8[:, ::2], cv2.MORPH_OPEN, np.ones((1, half), np.uint8))   # horizontal strokes
+    cols = cv2.morphologyEx(u8[::2], cv2.MORPH_OPEN, np.ones((half, 1), np.uint8))      # vertical strokes
     runs = np.concatenate([_run_lengths(rows), _run_lengths(cols.T)])
     runs = runs[(runs >= 2) & (runs < LONG_RUN)]   # 1 px: JPEG fringe; LONG_RUN and more: a filled area
     if runs.size < MIN_RUNS:
