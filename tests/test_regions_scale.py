@@ -1,4 +1,5 @@
-"""tools.regions_scale: overlays drawn at high resolution (thick outlines, large fonts) are read scaled down.
+"""tools.regions_scale: overlays drawn at high resolution (thick outlines, large fonts) are read scaled down, and
+unsure reads are read a second time at another scale.
 
 Ground truth is the geometry we draw (tools.draw) at the real annotated objects of deepforest_neon (Pascal VOC
 boxes), enlarged with the image; never the output of the code under test.
@@ -12,12 +13,14 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import load_pool, make_instance, voc_boxes
+from benchmarks.bench_regions import load_pool, make_instance, score, voc_boxes
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
-from tools.regions import overlay_mask, read_regions
+import tools.regions as regions_module
+from tools.regions import Region, overlay_mask, read_regions
 from tools.regions_lines import iou
-from tools.regions_scale import SCALE_FROM, WORK_THICK, stroke_thickness, to_full, working_scale
+from tools.regions_scale import (SCALE_FROM, SECOND_LOOK, WORK_THICK, reconcile, second_look, stroke_thickness,
+                                 to_full, working_scale)
 
 GREY = np.full((400, 600, 3), 120, np.uint8)
 
@@ -79,3 +82,57 @@ def test_scaled_benchmark_overlays_draw_the_same_layout_enlarged():
     assert [s.line_width for s in two[3]] == [max(1, round(2 * s.line_width)) for s in one[3]]
     assert [dataclasses.replace(s, line_width=1, font_scale=1) for s in two[3]] == \
         [dataclasses.replace(s, line_width=1, font_scale=1) for s in one[3]]
+
+
+# ------------------------------------------------------------------------------------------- the second look
+def _region(rid: int, box: list[float], confirmed: bool | None = True, confidence: float = 1.0) -> Region:
+    return Region(rid, box, str(rid) if rid >= 0 else "", confidence, confirmed)
+
+
+def test_reconcile_adds_a_confirmed_region_found_only_by_the_second_read():
+    first = [_region(3, [10, 10, 60, 60])]
+    second = [_region(3, [10, 10, 60, 60]), _region(7, [100, 100, 160, 150])]
+    assert [(r.id, r.bbox) for r in reconcile(first, second)] == [(3, [10, 10, 60, 60]), (7, [100, 100, 160, 150])]
+
+
+def test_reconcile_labels_an_unlabeled_box_and_replaces_an_unconfirmed_label_on_the_same_box():
+    first = [_region(-1, [10, 10, 60, 60]), _region(1, [100, 100, 160, 150], confirmed=False, confidence=0.6)]
+    second = [_region(4, [11, 10, 60, 61]), _region(2, [100, 101, 160, 150])]
+    assert sorted((r.id, r.bbox) for r in reconcile(first, second)) == [(2, [100, 101, 160, 150]),
+                                                                        (4, [11, 10, 60, 61])]
+
+
+def test_reconcile_keeps_confirmed_labels_and_ids_held_elsewhere_and_ignores_unconfirmed_second_reads():
+    first = [_region(1, [100, 100, 160, 150]), _region(5, [300, 10, 360, 60], confirmed=False),
+             _region(-1, [10, 10, 60, 60])]
+    second = [_region(2, [100, 100, 160, 150]),                 # the first read's label is confirmed
+              _region(5, [10, 10, 60, 60]),                     # id 5 is another box's in the first read
+              _region(8, [300, 10, 360, 60], confirmed=False)]  # not confirmed by the second read
+    assert [(r.id, r.bbox) for r in reconcile(first, second)] == [(r.id, r.bbox) for r in first]
+
+
+def test_second_look_reads_again_only_where_a_box_is_unlabeled_or_a_label_unsure():
+    calls: list[tuple[tuple[int, ...], float]] = []
+
+    def read(img: np.ndarray, scale: float) -> list[Region]:
+        calls.append((img.shape, scale))
+        return [_region(6, [20.0, 20.0, 100.0, 80.0])]
+
+    rgb = np.zeros((200, 300, 3), np.uint8)
+    sure = [_region(1, [10, 10, 60, 60]), _region(2, [100, 100, 160, 150], confirmed=False, confidence=0.95)]
+    assert second_look(rgb, sure, 1.0, read, 0.9) == sure and calls == []
+    unlabeled = sure + [_region(-1, [20, 20, 100, 80])]
+    out = second_look(rgb, unlabeled, 1.0, read, 0.9)
+    assert calls == [((160, 240, 3), SECOND_LOOK)]   # the image read at SECOND_LOOK of its scale
+    assert sorted(r.id for r in out) == [1, 2, 6]
+
+
+def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(monkeypatch):
+    # dev seed 11, overlay 18 of the region benchmark's generator: ground truth is the drawn layout
+    rng, pool = np.random.default_rng(11), load_pool()
+    for k in range(19):
+        _, img, real = pool[k % len(pool)]
+        inst, regions, _, _ = make_instance(rng, img, real)
+    assert score(read_regions(inst), regions) == (len(regions), 0)
+    monkeypatch.setattr(regions_module, "second_look", lambda rgb, found, scale, read, unsure: found)
+    assert score(read_regions(inst), regions) != (len(regions), 0)

@@ -83,7 +83,7 @@ from tools.regions_places import (corner_pieces, image_place, label_by_siblings,
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
-from tools.regions_scale import read_scaled, working_scale
+from tools.regions_scale import SAME_BOX, read_scaled, second_look, working_scale
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
@@ -108,7 +108,6 @@ UNSURE_READ = 0.9
 # (:func:`tools.regions_places.odd_places`), labels are matched once more with this share of the match limit added
 # to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
 PLACE_PENALTY = 0.5
-SAME_BOX = 0.9              # IoU above which a box found from its label is a box found already
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 
 
@@ -223,7 +222,9 @@ def read_regions(
     numbers are dropped). min_side: smallest box side in px. include_unlabeled: also return boxes whose
     label could not be read, with ``id = -1``. Returns regions sorted by id; ``[]`` when none are found. An
     image whose outlines are 9 px thick or more (a high-resolution frame) is read scaled down to 5 px lines
-    (:mod:`tools.regions_scale`); boxes come back in the image's own pixels.
+    (:mod:`tools.regions_scale`); boxes come back in the image's own pixels. Where a box is left unlabeled or a
+    label read unsurely, the image is read a second time at 0.8 of that scale and the surer labels kept
+    (:func:`tools.regions_scale.second_look`).
     Raises :class:`ToolError` for inputs that are not images.
     """
     if not isinstance(image, (str, Path, bytes, bytearray, np.ndarray)):
@@ -234,14 +235,22 @@ def read_regions(
     allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
     # outlines drawn thicker than the reader's pixel constants allow are read where they are WORK_THICK px thick
     hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
-    return read_scaled(rgb, working_scale(overlay_mask(rgb, hsv)), lambda img, s: _read_image(
-        img, allowed, min_side * s, include_unlabeled, hsv if img is rgb else None))
+    scale = working_scale(overlay_mask(rgb, hsv))
+
+    def read(img: np.ndarray, s: float) -> list[Region]:   # the image scaled by s
+        return _read_image(img, allowed, min_side * s, hsv if img is rgb else None)
+
+    # where labels were left unread or unsure, a second read at another scale reads them anew
+    regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read, UNSURE_READ)
+    if not include_unlabeled:
+        regions = [r for r in regions if r.id >= 0]
+    return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
-def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, include_unlabeled: bool,
+def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
                 hsv: np.ndarray | None = None) -> list[Region]:
-    """:func:`read_regions` on an image whose outlines are no thicker than the reader's pixel constants allow
-    (``hsv``: the image in OpenCV's HSV when already converted)."""
+    """:func:`read_regions` (unlabeled boxes too) on an image whose outlines are no thicker than the reader's pixel
+    constants allow (``hsv``: the image in OpenCV's HSV when already converted)."""
     regions: list[Region] = []
     layers = colour_layers(rgb, hsv)
     filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]
@@ -257,8 +266,6 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float, incl
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
     regions = restore_contested(shared_letters(regions, allowed), contested)
     regions = union_boxes(corner_pieces(regions, DET_THICK), DET_THICK, (rgb.shape[1], rgb.shape[0]))
-    if not include_unlabeled:
-        regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
