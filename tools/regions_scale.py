@@ -32,9 +32,9 @@ MIN_RUNS = 50        # fewest measured runs for a thickness (fewer: too little o
 # up to 7 px, and outlines measured at 11-12 px (drawn 10 px wide) are lost to MAX_LINE
 SCALE_FROM = 9
 WORK_THICK = 5       # px, measured thickness an image is scaled down to (the benchmark's 3-4 px outlines)
-# the second look (:func:`second_look`): the scale of the second read, relative to the first. Reads at 0.8 and at
-# 1.25 fixed the same regions on dev overlays (seeds 201/211: 1,773 -> 1,778 of 1,821 exact, either way), and 0.8
-# costs 0.64 of a read
+# the second look (:func:`second_look`): the scale of the second read, relative to the first. On dev overlays it
+# gained as many exact regions at 0.8 as at 1.25 (seeds 201/211: 4 and 2, one region apart) and at 0.67 (seeds
+# 1-41 and 201-231: 11 and 10); 0.8 costs 0.64 of a read and keeps small labels larger than 0.67 does
 SECOND_LOOK = 0.8
 NEAR_BOX, SAME_BOX = 0.5, 0.9   # IoU from which two boxes overlap, and are one box
 
