@@ -85,6 +85,7 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "restore_contested": ("restore_contested", lambda f: _unchanged(0)),
     "corner_pieces": ("corner_pieces", lambda f: _unchanged(0)),
     "union_boxes": ("union_boxes", lambda f: _unchanged(0)),
+    "second_look": ("second_look", lambda f: _unchanged(1)),
 }
 
 
