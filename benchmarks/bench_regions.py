@@ -151,44 +151,65 @@ def warm_up() -> None:
     read_regions(draw_regions(grey, [(3, [40.0, 60.0, 200.0, 200.0]), (12, [260.0, 80.0, 420.0, 240.0])], styles))
 
 
+@dataclasses.dataclass
+class Tally:
+    """Exact-recovery counts over overlays read so far."""
+
+    regions: int = 0
+    exact: int = 0
+    extra: int = 0
+    why: Counter = dataclasses.field(default_factory=Counter)
+
+    def add(self, every: list, drawn: list) -> tuple[int, int]:
+        """Count one overlay (``every``: all regions read, unlabeled ones too); returns its (exact, extra)."""
+        h, e = score([r for r in every if r.id >= 0], drawn)
+        self.regions, self.exact, self.extra = self.regions + len(drawn), self.exact + h, self.extra + e
+        self.why += misses(every, drawn)
+        return h, e
+
+    def figures(self) -> dict:
+        return {"regions": self.regions, "recovered_exactly": self.exact,
+                "recovered_rate": round(self.exact / max(self.regions, 1), 4), "extra_regions": self.extra,
+                "missed_by_cause": dict(sorted(self.why.items()))}
+
+
+def read_overlays(rng: np.random.Generator, pool: list, n: int, scale: float = 1.0, desc: str | None = None):
+    """Draw ``n`` benchmark overlays (:func:`make_instance`) and read them: yields (index, picture name, picture
+    width before scaling, JPEG quality, overlay, drawn regions, every region read, seconds read_regions took)."""
+    for k in tqdm(range(n), desc=desc, disable=True if desc is None else None):
+        name, img, real = pool[k % len(pool)]
+        inst, regions, q, _ = make_instance(rng, img, real, scale)
+        t0 = time.perf_counter()
+        every = read_regions(inst, include_unlabeled=True)
+        yield k, name, img.shape[1], q, inst, regions, every, time.perf_counter() - t0
+
+
 def synth_suite(folder: Path) -> dict:
     """Exact-recovery figures on a ``uav-agent synth`` output folder (ground truth: ``meta.regions``)."""
-    total = hits = extra = images = 0
+    tally, images = Tally(), 0
     for line in (folder / "annotations.jsonl").read_text().splitlines():
         rec = json.loads(line)
         per_image = rec.get("meta", {}).get("regions") or []
         for path, gt in zip(rec["image"], per_image):
-            if not gt:
-                continue
-            regions = [(int(g["id"]), [float(round(v)) for v in g["bbox"]]) for g in gt]
-            h, e = score(read_regions(folder / path), regions)
-            total, hits, extra, images = total + len(regions), hits + h, extra + e, images + 1
+            if gt:
+                tally.add(read_regions(folder / path, include_unlabeled=True),
+                          [(int(g["id"]), [float(round(v)) for v in g["bbox"]]) for g in gt])
+                images += 1
     manifest = json.loads((folder / "manifest.json").read_text()) if (folder / "manifest.json").is_file() else {}
     return {"folder": str(folder), "generator_seed": manifest.get("seed"), "tasks": manifest.get("tasks"),
-            "per_task": manifest.get("per_task"), "dev_seed_not_reported": 1,
-            "images": images, "regions": total, "recovered_exactly": hits,
-            "recovered_rate": round(hits / max(total, 1), 4), "extra_regions": extra}
+            "per_task": manifest.get("per_task"), "dev_seed_not_reported": 1, "images": images, **tally.figures()}
 
 
 def scaled_suite(n: int, seed: int, scale: float) -> dict:
-    """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`)."""
-    rng, pool = np.random.default_rng(seed), load_pool()
-    total = hits = extra = 0
-    why: Counter = Counter()
-    times: list[float] = []   # the 1080p photos' overlays (3840 x 2160 at 2x)
-    for k in tqdm(range(n), desc=f"overlays at {scale:g}x", disable=None):
-        name, img, real = pool[k % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real, scale)
-        t0 = time.perf_counter()
-        every = read_regions(inst, include_unlabeled=True)
-        if img.shape[1] == 1920:
-            times.append(time.perf_counter() - t0)
-        h, e = score([r for r in every if r.id >= 0], regions)
-        total, hits, extra = total + len(regions), hits + h, extra + e
-        why += misses(every, regions)
-    return {"scale": scale, "overlays": n, "seed": seed, "regions": total, "recovered_exactly": hits,
-            "recovered_rate": round(hits / max(total, 1), 4), "extra_regions": extra,
-            "missed_by_cause": dict(sorted(why.items())), "images_from_1080p": len(times),
+    """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`), and the time
+    per frame drawn from a 1080p photo (3840 x 2160 at 2x)."""
+    tally, times = Tally(), []
+    for _, _, width, _, _, regions, every, dt in read_overlays(np.random.default_rng(seed), load_pool(), n, scale,
+                                                               f"overlays at {scale:g}x"):
+        tally.add(every, regions)
+        if width == 1920:
+            times.append(dt)
+    return {"scale": scale, "overlays": n, "seed": seed, **tally.figures(), "images_from_1080p": len(times),
             "time_median_s": round(float(np.median(times)), 3) if times else None,
             "time_p90_s": round(float(np.percentile(times, 90)), 3) if times else None}
 
@@ -208,27 +229,17 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     pool = load_pool()
     warm_up()
-    total = hits = extra = 0
-    times_1080: list[float] = []
-    failures = 0
-    why: Counter = Counter()
-    for k in range(args.n):
-        name, img, real = pool[k % len(pool)]
-        inst, regions, q, _ = make_instance(rng, img, real)
-        t0 = time.perf_counter()
-        every = read_regions(inst, include_unlabeled=True)
-        dt = time.perf_counter() - t0
-        found = [r for r in every if r.id >= 0]
-        if img.shape[1] == 1920:
+    tally, times_1080, failures = Tally(), [], 0
+    for k, name, width, q, inst, regions, every, dt in read_overlays(rng, pool, args.n):
+        if width == 1920:
             times_1080.append(dt)
-        h, e = score(found, regions)
-        total, hits, extra = total + len(regions), hits + h, extra + e
-        why += misses(every, regions)
+        h, e = tally.add(every, regions)
         if (h < len(regions) or e) and failures < args.show_failures:
             failures += 1
             path = f"/tmp/regions_fail_{k}.png"
             cv2.imwrite(path, inst[:, :, ::-1])
-            print(f"FAIL {k} {name} q={q} gt={regions} got={[(r.id, r.bbox, r.label_text) for r in found]} -> {path}")
+            found = [(r.id, r.bbox, r.label_text) for r in every if r.id >= 0]
+            print(f"FAIL {k} {name} q={q} gt={regions} got={found} -> {path}")
     big = [p for p in pool if p[1].shape[1] == 1920]
     for k in tqdm(range(max(0, args.time_1080p - len(times_1080))), desc="1080p timing", disable=None):
         inst = make_instance(rng, big[k % len(big)][1], [])[0]
@@ -237,11 +248,7 @@ def main() -> None:
         times_1080.append(time.perf_counter() - t0)
     figures = {
         "overlays": args.n,
-        "regions": total,
-        "recovered_exactly": hits,
-        "recovered_rate": round(hits / max(total, 1), 4),
-        "extra_regions": extra,
-        "missed_by_cause": dict(sorted(why.items())),
+        **tally.figures(),
         "time_1080p_median_s": round(float(np.median(times_1080)), 4) if times_1080 else None,
         "time_1080p_p90_s": round(float(np.percentile(times_1080, 90)), 4) if times_1080 else None,
         "time_1080p_mean_s": round(float(np.mean(times_1080)), 4) if times_1080 else None,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import tools.regions as regions
-from benchmarks.ablate_regions import PASSES, ablate, switched_off
-from benchmarks.bench_regions import load_pool, make_instance, score
+from benchmarks.ablate_regions import PASSES, ablate, count, switched_off
+from benchmarks.bench_regions import score
 from tools.draw import RegionStyle, draw_regions
 
 DRAWN = [(3, [60, 50, 200, 150]), (7, [260, 80, 380, 220])]
@@ -49,21 +49,14 @@ def test_every_pass_on_reads_the_overlay(overlay: np.ndarray) -> None:
 
 
 def _scored(n: int, seed: int, off: str | None) -> tuple[int, int]:
-    """(exact, extra) of the benchmark's first ``n`` overlays of ``seed``, read here with pass ``off`` switched off."""
-    rng, pool = np.random.default_rng(seed), load_pool()
-    hits = extra = 0
-    with switched_off(off):
-        for k in range(n):
-            _, img, real = pool[k % len(pool)]
-            inst, drawn, _, _ = make_instance(rng, img, real)
-            h, e = score(regions.read_regions(inst), drawn)
-            hits, extra = hits + h, extra + e
-    return hits, extra
+    """(exact, extra) of the benchmark's first ``n`` overlays of ``seed``, counted here, in this process."""
+    rows = count((off, seed, n))[2]
+    return sum(h for h, _ in rows), sum(e for _, e in rows)
 
 
 def test_worker_processes_count_what_the_benchmark_scores_with_and_without_the_pass() -> None:
-    # the switch must reach the worker processes, and each job must draw the benchmark's own overlays; on the first
-    # 8 overlays of seed 141 the eighth needs label_by_siblings (found by benchmarks.ablate_regions at stop 35)
+    # the switch must reach the worker processes: they count what this process counts with and without the pass; on
+    # the first 8 overlays of seed 141 the eighth needs label_by_siblings (found by benchmarks.ablate_regions at stop 35)
     res = ablate(["label_by_siblings"], seeds=[141], n=8, workers=1)
     on, off = _scored(8, 141, None), _scored(8, 141, "label_by_siblings")
     assert off != on   # the pass matters here, so a switch that did not reach the workers would show

@@ -97,6 +97,21 @@ def to_gray(rgb: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if rgb.ndim == 3 else rgb
 
 
+def downscale(rgb: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
+    """Resize so the longer side is ≤ ``max_side`` (area averaging, never up); returns (image, scale = working px /
+    full px)."""
+    s = min(1.0, max_side / max(rgb.shape[:2]))
+    if s >= 1.0:
+        return rgb, 1.0
+    size = (max(1, round(rgb.shape[1] * s)), max(1, round(rgb.shape[0] * s)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), s
+
+
+def to_full_res(pts: np.ndarray, s: float) -> np.ndarray:
+    """Working-image pixel coordinates ((N, 2) x, y) → full-resolution ones (pixel-centre convention)."""
+    return (np.asarray(pts, float).reshape(-1, 2) + 0.5) / s - 0.5
+
+
 def to_jsonable(obj: Any) -> Any:
     """Convert dataclasses, numpy values, enums and paths to plain JSON types (NaN/inf become ``None``)."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):

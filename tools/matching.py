@@ -29,7 +29,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from agent.config import Config, MissingWeightsError
-from tools.common import ToolError, load_image, to_gray
+from tools.common import ToolError, downscale, load_image, to_full_res, to_gray
 
 METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
 LEARNED = ("aliked", "aliked_rot", "disk")
@@ -98,20 +98,6 @@ def prepare_image(image: Image, name: str) -> np.ndarray:
     if float(to_gray(rgb).std()) < MIN_TEXTURE_STD:
         raise ToolError(f"image {name} is a single colour (no texture to match)")
     return rgb
-
-
-def downscale(rgb: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
-    """Resize so the longer side is ≤ ``max_side``; returns (image, scale = working px / full px)."""
-    s = min(1.0, max_side / max(rgb.shape[:2]))
-    if s >= 1.0:
-        return rgb, 1.0
-    size = (max(1, round(rgb.shape[1] * s)), max(1, round(rgb.shape[0] * s)))
-    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), s
-
-
-def to_full_res(pts: np.ndarray, s: float) -> np.ndarray:
-    """Working-image pixel coordinates → full-resolution ones (pixel-centre convention)."""
-    return (np.asarray(pts, float).reshape(-1, 2) + 0.5) / s - 0.5
 
 
 # ---- tentative matches ------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import (PLACES, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
+from tools.regions_geom import (PLACES, SAME_BOX, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
                                 placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
@@ -83,7 +83,7 @@ from tools.regions_places import (corner_pieces, image_place, label_by_siblings,
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
-from tools.regions_scale import SAME_BOX, read_scaled, second_look, working_scale
+from tools.regions_scale import read_scaled, second_look, working_scale
 
 SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
 # near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green

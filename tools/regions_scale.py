@@ -24,7 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tools.regions_geom import iou
+from tools.common import downscale, to_full_res
+from tools.regions_geom import NEAR_BOX, SAME_BOX, iou
 
 LONG_RUN = 41        # px, shortest straight stroke whose thickness is measured
 MIN_RUNS = 50        # fewest measured runs for a thickness (fewer: too little overlay to tell)
@@ -36,7 +37,6 @@ WORK_THICK = 5       # px, measured thickness an image is scaled down to (the be
 # gained as many exact regions at 0.8 as at 1.25 (seeds 201/211: 4 and 2, one region apart) and at 0.67 (seeds
 # 1-41 and 201-231: 11 and 10); 0.8 costs 0.64 of a read and keeps small labels larger than 0.67 does
 SECOND_LOOK = 0.8
-NEAR_BOX, SAME_BOX = 0.5, 0.9   # IoU from which two boxes overlap, and are one box
 
 
 def stroke_thickness(mask: np.ndarray) -> int | None:
@@ -68,28 +68,17 @@ def working_scale(mask: np.ndarray) -> float:
     return WORK_THICK / thick if thick is not None and thick >= SCALE_FROM else 1.0
 
 
-def resized(rgb: np.ndarray, scale: float) -> np.ndarray:
-    """``rgb`` scaled by ``scale`` (area averaging)."""
-    size = (max(1, round(rgb.shape[1] * scale)), max(1, round(rgb.shape[0] * scale)))
-    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-
-
-def to_full(box: list[float], sx: float, sy: float) -> list[float]:
-    """A box [x1, y1, x2, y2] (px, pixel centres) read on an image scaled by (sx, sy) back on the full image."""
-    return [round((v + 0.5) / s - 0.5, 1) for v, s in zip(box, (sx, sy, sx, sy))]
-
-
 def read_scaled(rgb: np.ndarray, scale: float, read: Callable[[np.ndarray, float], list[Any]]) -> list[Any]:
-    """``read(image, scale)`` on ``rgb`` scaled by ``scale``, the regions' ``bbox`` and ``label_box`` (px) mapped
-    back on ``rgb``; ``read(rgb, 1.0)`` as it is when ``scale`` is 1."""
-    if scale == 1.0:
-        return read(rgb, 1.0)
-    small = resized(rgb, scale)
-    sx, sy = small.shape[1] / rgb.shape[1], small.shape[0] / rgb.shape[0]
-    regions = read(small, scale)
+    """``read(image, s)`` on ``rgb`` scaled down by ``scale`` (s: the scale it came out at), the regions' ``bbox``
+    and ``label_box`` (px) mapped back on ``rgb``; ``read(rgb, 1.0)`` as it is when ``scale`` is 1."""
+    small, s = downscale(rgb, round(max(rgb.shape[:2]) * scale))
+    regions = read(small, s)
+    if s == 1.0:
+        return regions
     for reg in regions:
-        reg.bbox = to_full(reg.bbox, sx, sy)
-        reg.label_box = None if reg.label_box is None else [round(v) for v in to_full(reg.label_box, sx, sy)]
+        reg.bbox = [round(float(v), 1) for v in to_full_res(reg.bbox, s).ravel()]
+        if reg.label_box is not None:
+            reg.label_box = [round(float(v)) for v in to_full_res(reg.label_box, s).ravel()]
     return regions
 
 
