@@ -223,8 +223,8 @@ def read_regions(
     label could not be read, with ``id = -1``. Returns regions sorted by id; ``[]`` when none are found. An
     image whose outlines are 9 px thick or more (a high-resolution frame) is read scaled down to 5 px lines
     (:mod:`tools.regions_scale`); boxes come back in the image's own pixels. Where a box is left unlabeled or a
-    label read unsurely, the image is read a second time at 0.8 of that scale and the surer labels kept
-    (:func:`tools.regions_scale.second_look`).
+    label unconfirmed, the image is read again at 0.8 and 0.67 of that scale, and what those two reads agree on
+    stands (:func:`tools.regions_scale.second_look`).
     Raises :class:`ToolError` for inputs that are not images.
     """
     if not isinstance(image, (str, Path, bytes, bytearray, np.ndarray)):
@@ -240,8 +240,8 @@ def read_regions(
     def read(img: np.ndarray, s: float) -> list[Region]:   # the image scaled by s
         return _read_image(img, allowed, min_side * s, hsv if img is rgb else None)
 
-    # where labels were left unread or unsure, a second read at another scale reads them anew
-    regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read, UNSURE_READ)
+    # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
+    regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))

@@ -11,7 +11,7 @@ import numpy as np
 
 MAX_LINE = 10     # px, thicker than this is a filled area, not a line
 EXTENT_PAD = 16   # px of undrawn image kept around a colour's drawing (larger than any structuring element used)
-NEAR_BOX, SAME_BOX = 0.5, 0.9   # IoU from which two boxes overlap, and from which they are one box
+SAME_BOX = 0.9   # IoU from which two boxes are one box
 
 
 def iou(a, b) -> float:
