@@ -37,6 +37,9 @@ Pipeline of :func:`read_regions`:
    off the mask and the picture, finds its box from where the colour's labels sit beside their boxes, or the one
    place where a box closes around it (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner
    or centre the label fixes).
+   Where labels go inside their boxes' top-left corners, a label blob that no box took may be a small box inside
+   its own label, whose letters cut its lines short: the box starts at the blob's top-left corner
+   (:mod:`tools.regions_boxed`).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
 5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
@@ -67,11 +70,12 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import (PLACES, SAME_BOX, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
+from tools.regions_geom import (INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
                                 placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels
+from tools.regions_boxed import boxed_labels
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
@@ -79,7 +83,7 @@ from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
-                                  odd_places, unglued, union_boxes)
+                                  most_place, odd_places, unglued, union_boxes)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, refit_sides
@@ -340,7 +344,11 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
     out = labels_as_boxes(out, rects)
-    return out + _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
+    out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
+    if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
+        out += [Region(rid, box, text, round(conf, 3), True, list(label))
+                for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed)]
+    return out
 
 
 def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,

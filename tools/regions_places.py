@@ -270,6 +270,13 @@ def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]
     return place if _nearly_all(agree) else None
 
 
+def most_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], size: tuple[int, int]) -> int | None:
+    """The place (index in :func:`label_anchors`) most read labels of ``out`` (one region per rectangle of
+    ``rects``) take beside their boxes (:func:`usual_place`), or None when none is read."""
+    labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
+    return usual_place(labelled, size)[0] if labelled else None
+
+
 def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
                size: tuple[int, int]) -> np.ndarray | None:
     """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched

@@ -1,0 +1,133 @@
+"""Small boxes inside their own label (used by :mod:`tools.regions`): a stroke label drawn inside a box's top-left
+corner and larger than the box runs across its right or bottom side. Its letters touch the outline, so the line
+pieces of the rectangle search (:mod:`tools.regions_lines`) come out too short for a side, and box and label make
+one blob of the colour that no found box lies near, which is never read. Such a blob's top-left corner is the
+box's: its top and left lines start there and end where the box's right and bottom sides are, which must be drawn
+(letters crossing them count); what is left off the outline is the label, read off the mask and off the picture.
+
+Conventions: masks are (H, W) bool; blob boxes (x1, y1, x2, y2) end-exclusive px; boxes [x1, y1, x2, y2] at the
+centres of their outlines (px), as in :mod:`tools.regions_lines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tools.regions_geom import MAX_LINE, iou, true_runs
+from tools.regions_lines import SIDE_COVER
+from tools.regions_ocr import LabelBlob, read_labels, read_pictures
+
+GAP = 2           # px of background that end a line (a JPEG-blurred line keeps no longer gap)
+LINE_ROWS = 0.9   # share of a line's length its rows (columns) are drawn over
+CORNER = 3        # px of a line's start left out and of background allowed before it (JPEG rounds corners)
+PAD_DRAWN = 0.5   # most drawn share of the padding inside a box's top and left lines
+
+
+def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: Sequence[LabelBlob],
+                 regions: Sequence[Any], min_side: float,
+                 allowed: set[int] | None) -> list[tuple[list[float], tuple[int, str, float], tuple[int, int, int, int]]]:
+    """(box, read, label box) of each blob of the colour ``mask`` that no label of ``regions`` (this colour's, so
+    far) overlaps and that is a box of at least ``min_side`` px with its label's letters inside it, the label read
+    alike off the mask and off the picture (``strength``: the colour's grey picture,
+    :func:`tools.regions.colour_layers`) as an id that no region holds (and one of ``allowed`` when given)."""
+    taken = {r.id for r in regions}
+    found = []
+    for blob in blobs:
+        if any(r.label_box is not None and iou(r.label_box, blob.box) > 0 for r in regions):
+            continue
+        fit = _box_at_corner(mask, blob.box, min_side)
+        if fit is None:
+            continue
+        box, thick, letters = fit
+        label = LabelBlob(letters, False)
+        own = np.zeros_like(mask)   # the blob's letters, off the outline
+        x1, y1, x2, y2 = blob.box
+        own[y1:y2, x1:x2] = mask[y1:y2, x1:x2]
+        own[_outline(box, mask.shape, thick)] = False
+        (mask_read,), (picture_read,) = read_labels([(own, label, np.where(own, strength, 0).astype(np.uint8))]), \
+            read_pictures(rgb, [label])
+        rid = mask_read[0]
+        if rid is None or rid != picture_read[0] or rid in taken or (allowed is not None and rid not in allowed):
+            continue
+        taken.add(rid)
+        found.append((box, (rid, mask_read[1], max(mask_read[2], picture_read[2])), letters))
+    return found
+
+
+def _box_at_corner(mask: np.ndarray, blob: tuple[int, int, int, int],
+                   min_side: float) -> tuple[list[float], float, tuple[int, int, int, int]] | None:
+    """The box whose outline starts at the blob's top-left corner, its line thickness (px) and the box
+    (end-exclusive) of the letters off it (which may run across its right or bottom side), when its sides are drawn,
+    the padding shows inside its top or left line, and letters lie inside it; else None."""
+    bx1, by1, bx2, by2 = blob
+    part = mask[by1:by2, bx1:bx2]
+    top, left = _line(part, min_side), _line(part.T, min_side)
+    if top is None or left is None or max(top[1], left[1]) > MAX_LINE:
+        return None
+    (ty, th, t_end), (lx, lw, l_end) = top, left
+    # the top line ends at the right side's outer edge, the left line at the bottom side's
+    x1, y1, x2, y2 = lx, ty, t_end - (lw + 1) / 2, l_end - (th + 1) / 2
+    if x2 - x1 < min_side or y2 - y1 < min_side:
+        return None
+    if _drawn(part.T, x2, lw, y1, y2) < SIDE_COVER or _drawn(part, y2, th, x1, x2) < SIDE_COVER:
+        return None
+    # the padding a renderer leaves between the outline and the label: background along the inside of the top or
+    # the left line (a filled label's background is drawn there; a bold letter may touch the top line)
+    if min(_inner(part, y1 + th / 2, x1 + lw / 2, x2 - lw / 2),
+           _inner(part.T, x1 + lw / 2, y1 + th / 2, y2 - th / 2)) > PAD_DRAWN:
+        return None
+    off = np.zeros(part.shape, bool)
+    off[_outline([x1, y1, x2, y2], part.shape, max(th, lw))] = True
+    ys, xs = np.nonzero(part & ~off)
+    if not ((xs < x2) & (ys < y2)).any():   # no letters inside the box
+        return None
+    box = [round(float(v), 1) for v in (bx1 + x1, by1 + y1, bx1 + x2, by1 + y2)]
+    return box, max(th, lw), (bx1 + int(xs.min()), by1 + int(ys.min()), bx1 + int(xs.max()) + 1, by1 + int(ys.max()) + 1)
+
+
+def _line(part: np.ndarray, min_side: float) -> tuple[float, float, float] | None:
+    """(centre row, thickness, end column, exclusive) of the line along the top rows of ``part`` from its left
+    edge: the first rows drawn over LINE_ROWS of the first ``min_side`` columns; it ends where GAP columns of them
+    are undrawn. None when the top rows hold no such line."""
+    n = int(np.ceil(min_side))
+    if part.shape[1] < n:
+        return None
+    rows = part[:, CORNER:n].mean(axis=1) >= LINE_ROWS   # JPEG rounds the corner
+    runs = true_runs(rows)
+    if not runs or runs[0][0] > CORNER:
+        return None
+    a, b = runs[0]
+    drawn = part[a:b + 1].any(axis=0)
+    gaps = [s for s, e in true_runs(~drawn) if e - s + 1 >= GAP or e == len(drawn) - 1]
+    end = gaps[0] if gaps else len(drawn)
+    return (a + b) / 2, float(b - a + 1), float(end)
+
+
+def _inner(part: np.ndarray, edge: float, a: float, b: float) -> float:
+    """Least drawn share of the two rows of ``part`` just below row ``edge`` (a line's inner edge), columns
+    ``a``..``b`` (the line's inner edges across)."""
+    r, c0, c1 = int(np.floor(edge)) + 1, int(np.ceil(a)) + 1, int(np.floor(b))
+    rows = part[r:r + 2, c0:c1]
+    return float(rows.mean(axis=1).min()) if rows.size else 1.0
+
+
+def _drawn(part: np.ndarray, at: float, thick: float, a: float, b: float) -> float:
+    """Drawn share of the line of ``part`` across rows ``at`` +- thick / 2 from column ``a`` to ``b``."""
+    r0, r1 = max(0, int(round(at - thick / 2))), min(part.shape[0], int(round(at + thick / 2)) + 1)
+    band = part[r0:r1, max(0, int(round(a))):int(round(b)) + 1]
+    return float(band.any(axis=0).mean()) if band.size else 0.0
+
+
+def _outline(box: Sequence[float], shape: tuple[int, int], thick: float = 3.0) -> np.ndarray:
+    """Bool mask of the band ``thick`` px wide (and a px either side) around the outline of ``box``."""
+    out = np.zeros(shape, bool)
+    h = int(np.ceil(thick / 2)) + 1
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    out[max(0, y1 - h):y1 + h + 1, max(0, x1 - h):x2 + h + 1] = True
+    out[max(0, y2 - h):y2 + h + 1, max(0, x1 - h):x2 + h + 1] = True
+    out[max(0, y1 - h):y2 + h + 1, max(0, x1 - h):x1 + h + 1] = True
+    out[max(0, y1 - h):y2 + h + 1, max(0, x2 - h):x2 + h + 1] = True
+    return out
