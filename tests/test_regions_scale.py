@@ -154,6 +154,18 @@ def test_second_look_takes_what_the_two_other_reads_agree_on_and_nothing_only_on
                                                                          (9, [100, 100, 160, 150])]
 
 
+def test_second_look_gives_no_box_an_id_the_first_read_found_on_two_boxes():
+    calls: list[tuple[tuple[int, ...], float]] = []
+    rgb = np.zeros((200, 300, 3), np.uint8)
+    first = [_region(-1, [10, 10, 60, 60], confirmed=False), _region(-1, [100, 100, 160, 150], confirmed=False),
+             _region(5, [200, 20, 280, 80])]
+    for reg in first[:2]:
+        reg.contested = 2   # both labels read as 2
+    other = [_region(2, [10, 10, 60, 60])]   # the other reads miss the second box's label
+    out = second_look(rgb, first, 1.0, _reader([other, other], calls))
+    assert sorted(r.id for r in out) == [-1, -1, 5]
+
+
 def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(monkeypatch):
     # dev seed 11, overlay 29 of the region benchmark's generator ("Region 0" glued to "Region 17" in a box's
     # corner; the first read takes the 0 as 10): ground truth is the drawn layout

@@ -132,6 +132,9 @@ class Region:
     # the label's mask read (id, text, confidence) where the picture read named another number and stood (internal:
     # repr=False keeps it out of tool outputs, tools.common.to_jsonable)
     mask_read: tuple[int, str, float] | None = dataclasses.field(default=None, repr=False)
+    # an id this box's label and another box's were both read as, which neither kept (internal, see
+    # tools.regions_ids.unique_ids)
+    contested: int | None = dataclasses.field(default=None, repr=False)
 
     def relabel(self, rid: int, text: str, confidence: float, label_box: Sequence[float] | None) -> None:
         """Take a label read after the first pass over the boxes (by one read: not confirmed)."""

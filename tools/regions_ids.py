@@ -70,9 +70,9 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
     misread digit scores as high as a clean one, 0.95-0.97). Labels left unsettled (``confirmed`` None) are read
     off the picture first and settled as :func:`combine_reads` does (the picture may give another id). Then the one
     box whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
-    become unread (id -1), in place; one that lost to a single confirmed box takes its label's mask read where the
-    picture read overruled one of as many digits (``Region.mask_read``) and no box holds that id. Returns the
-    contests that left no box with the id (see :func:`restore_contested`)."""
+    become unread (id -1), in place (then ``Region.contested`` keeps the id); one that lost to a single confirmed
+    box takes its label's mask read where the picture read overruled one of as many digits (``Region.mask_read``)
+    and no box holds that id. Returns the contests that left no box with the id (see :func:`restore_contested`)."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
     # only stroke labels are left unsettled (read past a side), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
@@ -89,6 +89,8 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
             if len(sure) != 1 or reg is not sure[0]:
                 if len(sure) == 1:
                     losers.append(reg)
+                else:
+                    reg.contested = reg.id
                 reg.id, reg.confidence, reg.confirmed = -1, 0.0, False
     # the picture read overruled the label's mask read with a number that is surely another box's: the mask read
     # is the label's other reading, taken when no box holds that id ("Region 14" read "18" beside box 18's label)

@@ -96,8 +96,10 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
     lines, glued labels) come out otherwise, and rarely the same way wrong twice."""
     if all(r.id >= 0 and r.confirmed is True for r in regions):
         return regions
+    # an id the first read found on two boxes and gave to neither: a read that misses one of them settles nothing
+    contested = {r.contested for r in regions if r.contested is not None} - {r.id for r in regions}
     second = [r for r in read_scaled(rgb, scale * LOOKS[0], read)
-              if r.id >= 0 and not any(_same(r, f) for f in regions)]
+              if r.id >= 0 and r.id not in contested and not any(_same(r, f) for f in regions)]
     if not second:   # nothing to vote on: the first read stands wherever the second could outvote it
         return regions
     third = read_scaled(rgb, scale * LOOKS[1], read)
