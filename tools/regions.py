@@ -6,7 +6,7 @@ Pipeline of :func:`read_regions`:
    at the lower levels as well, for a thin outline JPEG desaturated beside thick ones); one mask per colour holds
    the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated
    too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines
-   are not supported.
+   are not supported (:mod:`tools.regions_colours`).
 2. Rectangles per colour: :mod:`tools.regions_lines` (straight line pieces, bands drawn across pairs of vertical
    lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told apart from
    the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and
@@ -76,10 +76,10 @@ from tools.regions_ids import pictures_off_sides, restore_contested, settle_read
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels
 from tools.regions_boxed import boxed_labels
+from tools.regions_colours import CORE_MIN, colour_layers, colour_masks, overlay_mask  # noqa: F401 - re-exported
 from tools.regions_detect import label_by_detection
 from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
-from tools.regions_pieces import MIN_RUN
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
@@ -89,17 +89,6 @@ from tools.regions_split import join_lone_letters, own_letters_only, shared_lett
 from tools.regions_sides import label_side, refit_sides
 from tools.regions_scale import read_scaled, second_look, working_scale
 
-SAT_MIN, VAL_MIN = 120, 120   # overlay colour thresholds (OpenCV HSV, 0..255), see module docstring
-# near-pure overlay pixels that define the overlay hues; an image saved as JPEG more than once loses them (a green
-# (0, 200, 100) outline re-saved at q98 after q61 keeps 162 px of its 14,800 at S >= 230), so lower levels are
-# tried in turn when a level finds no overlay colour at all
-CORE_SATS = (230, 200, 170)
-CORE_MIN = 60                # px, fewest near-pure pixels of one overlay colour
-# brightness (V) of the near-pure pixels of a colour found only below the first saturation level found any: an
-# outline keeps its brightness when JPEG takes its saturation; brown roofs and soil as saturated are darker
-RESCUE_VAL = 200
-HUE_TOL = 6                  # OpenCV hue units (2 degrees each) around an overlay hue; palette hues lie ~15 apart
-MAX_COLOURS = 10             # most overlay colours looked at in one image
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
 # sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
@@ -141,78 +130,6 @@ class Region:
         self.id, self.label_text, self.confidence, self.confirmed = rid, text, round(confidence, 3), False
         self.mask_read = None
         self.label_box = None if label_box is None else [int(v) for v in label_box]
-
-
-# ----------------------------------------------------------------------------------------------- geometry
-def overlay_mask(rgb: np.ndarray, hsv: np.ndarray | None = None) -> np.ndarray:
-    """Boolean mask of overlay-coloured pixels (saturated and bright), all colours together (``hsv``: the image
-    in OpenCV's HSV when already converted)."""
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV) if hsv is None else hsv
-    return (hsv[..., 1] >= SAT_MIN) & (hsv[..., 2] >= VAL_MIN)
-
-
-def overlay_hues(hsv: np.ndarray) -> list[int]:
-    """OpenCV hues (0..179) of the overlay colours: peaks of the hue histogram of near-pure pixels
-    (S >= the first of CORE_SATS that finds any), each with >= CORE_MIN pixels, at least 2 * HUE_TOL apart
-    (circular); then the peaks of the bright (V >= RESCUE_VAL) ones at the lower levels, that far from those.
-    Dev overlays (seeds 1/11/21/41/51/61/71): +5 exact regions, none lost; with all pixels at the lower levels
-    (V >= 120), +1 and 11 extra regions (hues of roofs and soil)."""
-    near_pure = (hsv[..., 1] >= CORE_SATS[-1]) & (hsv[..., 2] >= VAL_MIN)   # one pass over the image
-    hue, sat, val = (hsv[..., k][near_pure] for k in range(3))
-    hues = next((found for level in CORE_SATS if (found := _hue_peaks(hue[sat >= level]))), [])
-    if hues:   # a thin outline re-saved as JPEG loses its near-pure pixels while thicker ones keep theirs
-        for level in CORE_SATS[1:]:
-            for h in _hue_peaks(hue[(sat >= level) & (val >= RESCUE_VAL)]):
-                if len(hues) < MAX_COLOURS and all(abs((h - o + 90) % 180 - 90) > 2 * HUE_TOL for o in hues):
-                    hues.append(h)
-    return hues
-
-
-def _hue_peaks(hues: np.ndarray) -> list[int]:
-    """Peaks of the histogram of ``hues`` (OpenCV hues of near-pure pixels, :func:`overlay_hues`)."""
-    hist = np.bincount(hues, minlength=180)[:180].astype(float)
-    found: list[int] = []
-    while len(found) < MAX_COLOURS:
-        h = int(np.argmax(hist))
-        if hist[h] < CORE_MIN:
-            break
-        found.append(h)
-        d = np.abs((np.arange(180) - h + 90) % 180 - 90)
-        hist[d <= 2 * HUE_TOL] = 0
-    return found
-
-
-def colour_masks(rgb: np.ndarray) -> list[np.ndarray]:
-    """One boolean mask per overlay colour (see :func:`colour_layers`)."""
-    return [m for m, _ in colour_layers(rgb)]
-
-
-def colour_layers(rgb: np.ndarray, hsv: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(mask, strength) per overlay colour. mask: boolean: saturated, bright pixels within HUE_TOL of an overlay hue.
-
-    Splitting by hue keeps sunlit vegetation (saturated, but spread over yellow-green hues and rarely near
-    S = 255) from drowning the outlines, and keeps boxes of different colours apart. strength: uint8
-    min(S, V) of the pixels of that hue, 0 elsewhere: a grey picture of the overlay that keeps the anti-aliased
-    letter edges for the OCR. ``hsv``: the image in OpenCV's HSV when already converted.
-    """
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV) if hsv is None else hsv
-    hue, sat, val = cv2.split(hsv)
-    base = (sat >= SAT_MIN) & (val >= VAL_MIN)
-    sv = cv2.min(sat, val)
-    out = []
-    for h in overlay_hues(hsv):
-        near = cv2.LUT(hue, _hue_lut(h))   # 255 within HUE_TOL of h (a table lookup: 3x faster than the arithmetic)
-        m = base & (near > 0)
-        if m.sum() >= 4 * MIN_RUN:
-            out.append((m, cv2.bitwise_and(sv, near)))
-    return out
-
-
-def _hue_lut(h: int) -> np.ndarray:
-    """uint8 lookup table over OpenCV hues: 255 for hues within HUE_TOL of ``h`` (circular), else 0."""
-    lut = np.zeros(256, np.uint8)
-    lut[:180][np.abs((np.arange(180) - h + 90) % 180 - 90) <= HUE_TOL] = 255
-    return lut
 
 
 # ----------------------------------------------------------------------------------------------- public API
