@@ -38,6 +38,14 @@ def test_small_boxes_inside_their_own_bold_labels_are_read(overlay, monkeypatch)
     assert score(read_regions(overlay), REGIONS)[0] < len(REGIONS)
 
 
+def test_small_boxes_inside_their_labels_are_read_where_their_colour_closes_no_other_box(shared_data):
+    # only the three small boxes: the rectangle search finds no box of their colour at all
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    small = REGIONS[:3]
+    overlay = jpeg_roundtrip(draw_regions(img, small, [STYLE] * len(small)), 85)
+    assert score(read_regions(overlay), small) == (len(small), 0)
+
+
 def _drawn(text: str, box: tuple[int, int, int, int], thick: int = 2) -> np.ndarray:
     mask = np.zeros((120, 160), np.uint8)
     cv2.rectangle(mask, box[:2], box[2:], 1, thick)

@@ -198,8 +198,10 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
     ``filled``: :func:`filled_areas` of the mask; ``occluded``: what the other overlay colours cover)."""
     rects = find_rectangles(mask, min_side, filled, occluded)
-    if not rects:   # a filled label may still anchor its box
-        return _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
+    if not rects:   # a filled label may still anchor its box, and small boxes may lie inside their labels
+        out = _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
+        return out + [Region(rid, box, text, round(conf, 3), True, list(label)) for box, (rid, text, conf), label
+                      in boxed_labels(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)]
     rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
