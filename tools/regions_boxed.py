@@ -1,9 +1,10 @@
 """Small boxes inside their own label (used by :mod:`tools.regions`): a stroke label drawn inside a box's top-left
 corner and larger than the box runs across its right or bottom side. Its letters touch the outline, so the line
 pieces of the rectangle search (:mod:`tools.regions_lines`) come out too short for a side, and box and label make
-one blob of the colour that no found box lies near, which is never read (or the colour closes no rectangle at all). Such a blob's top-left corner is the
-box's: its top and left lines start there and end where the box's right and bottom sides are, which must be drawn
-(letters crossing them count); what is left off the outline is the label, read off the mask and off the picture.
+one blob of the colour that no found box lies near (or the colour closes no rectangle at all), which is never read.
+Such a blob's top-left corner is the box's: its top and left lines start there and end where the box's right and
+bottom sides are, which must be drawn (letters crossing them count); what is left off the outline is the label,
+read off the mask and off the picture.
 
 Conventions: masks are (H, W) bool; blob boxes (x1, y1, x2, y2) end-exclusive px; boxes [x1, y1, x2, y2] at the
 centres of their outlines (px), as in :mod:`tools.regions_lines`.
