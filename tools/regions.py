@@ -70,8 +70,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import (INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou, match_limit, occluders, placement,  # noqa: F401 - iou re-exported
-                                placement_cost, within)
+from tools.regions_geom import (INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
+                                match_limit, occluders, placement, placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels

@@ -27,9 +27,12 @@ CORNER = 3        # px of a line's start left out and of background allowed befo
 PAD_DRAWN = 0.5   # most drawn share of the padding inside a box's top and left lines
 
 
+Box = tuple[int, int, int, int]   # x1, y1, x2, y2 px, end-exclusive
+
+
 def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: Sequence[LabelBlob],
                  regions: Sequence[Any], min_side: float,
-                 allowed: set[int] | None) -> list[tuple[list[float], tuple[int, str, float], tuple[int, int, int, int]]]:
+                 allowed: set[int] | None) -> list[tuple[list[float], tuple[int, str, float], Box]]:
     """(box, read, label box) of each blob of the colour ``mask`` that no label of ``regions`` (this colour's, so
     far) overlaps and that is a box of at least ``min_side`` px with its label's letters inside it, the label read
     alike off the mask and off the picture (``strength``: the colour's grey picture,
@@ -58,8 +61,7 @@ def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs:
     return found
 
 
-def _box_at_corner(mask: np.ndarray, blob: tuple[int, int, int, int],
-                   min_side: float) -> tuple[list[float], float, tuple[int, int, int, int]] | None:
+def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[float], float, Box] | None:
     """The box whose outline starts at the blob's top-left corner, its line thickness (px) and the box
     (end-exclusive) of the letters off it (which may run across its right or bottom side), when its sides are drawn,
     the padding shows inside its top or left line, and letters lie inside it; else None."""
@@ -86,7 +88,8 @@ def _box_at_corner(mask: np.ndarray, blob: tuple[int, int, int, int],
     if not ((xs < x2) & (ys < y2)).any():   # no letters inside the box
         return None
     box = [round(float(v), 1) for v in (bx1 + x1, by1 + y1, bx1 + x2, by1 + y2)]
-    return box, max(th, lw), (bx1 + int(xs.min()), by1 + int(ys.min()), bx1 + int(xs.max()) + 1, by1 + int(ys.max()) + 1)
+    letters = (bx1 + int(xs.min()), by1 + int(ys.min()), bx1 + int(xs.max()) + 1, by1 + int(ys.max()) + 1)
+    return box, max(th, lw), letters
 
 
 def _line(part: np.ndarray, min_side: float) -> tuple[float, float, float] | None:
