@@ -166,7 +166,6 @@ def test_a_box_with_sides_beyond_two_borders_is_refit_without_looking_outside_th
     assert -1.0 <= refit[0] <= 0.0 and refit[1:3] == [20.0, 60.0] and 98.0 <= refit[3] <= 99.0, refit
 
 
-
 def test_a_line_beyond_the_image_is_undrawn_without_warnings():
     # a side read on a scaled-down 4K frame may round to a line centre past the last row or column: it is undrawn,
     # not an empty slice averaged to NaN (a RuntimeWarning on every such box)

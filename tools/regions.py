@@ -200,8 +200,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     rects = find_rectangles(mask, min_side, filled, occluded)
     if not rects:   # a filled label may still anchor its box, and small boxes may lie inside their labels
         out = _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
-        return out + [Region(rid, box, text, round(conf, 3), True, list(label)) for box, (rid, text, conf), label
-                      in boxed_labels(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)]
+        return out + _boxed(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)
     rects = [(refit_sides(box, t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
@@ -268,9 +267,16 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     out = labels_as_boxes(out, rects)
     out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
     if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
-        out += [Region(rid, box, text, round(conf, 3), True, list(label))
-                for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed)]
+        out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)
     return out
+
+
+def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],
+           min_side: float, allowed: set[int] | None) -> list[Region]:
+    """Regions of the small boxes inside their own labels among ``blobs`` (:func:`tools.regions_boxed.boxed_labels`;
+    both reads agree, so confirmed)."""
+    return [Region(rid, box, text, round(conf, 3), True, list(label))
+            for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed)]
 
 
 def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,

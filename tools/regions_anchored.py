@@ -139,11 +139,11 @@ def _cover(drawn: np.ndarray, box: Sequence[float], thick: float) -> float:
     """The least drawn share of the four sides of ``box`` (a column across a horizontal side counts when a pixel
     of the line's middle half is drawn: a line's JPEG-blurred edge does not make another line beside it)."""
     x1, y1, x2, y2 = box
-    return min(_side(drawn, y1, x1, x2, thick), _side(drawn, y2, x1, x2, thick),
-               _side(drawn.T, x1, y1, y2, thick), _side(drawn.T, x2, y1, y2, thick))
+    return min(side_drawn(drawn, y1, x1, x2, thick), side_drawn(drawn, y2, x1, x2, thick),
+               side_drawn(drawn.T, x1, y1, y2, thick), side_drawn(drawn.T, x2, y1, y2, thick))
 
 
-def _side(m: np.ndarray, at: float, a: float, b: float, thick: float) -> float:
+def side_drawn(m: np.ndarray, at: float, a: float, b: float, thick: float) -> float:
     """Drawn share of the horizontal line of ``m`` centred on row ``at`` from column ``a`` to ``b`` (px)."""
     r0, r1 = max(0, int(round(at - thick / 4))), min(m.shape[0], int(round(at + thick / 4)) + 1)
     c0, c1 = max(0, int(round(a))), min(m.shape[1], int(round(b)) + 1)

@@ -15,9 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import cv2
 import numpy as np
 
+from tools.regions_anchored import side_drawn
 from tools.regions_geom import MAX_LINE, iou, true_runs
+from tools.regions_labels import OUTLINE_HALO
 from tools.regions_lines import SIDE_COVER
 from tools.regions_ocr import LabelBlob, read_labels, read_pictures
 
@@ -45,26 +48,27 @@ def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs:
         fit = _box_at_corner(mask, blob.box, min_side)
         if fit is None:
             continue
-        box, thick, letters = fit
-        label = LabelBlob(letters, False)
-        own = np.zeros_like(mask)   # the blob's letters, off the outline
+        box, letters = fit
         x1, y1, x2, y2 = blob.box
-        own[y1:y2, x1:x2] = mask[y1:y2, x1:x2]
-        own[_outline(box, mask.shape, thick)] = False
+        own = np.zeros_like(mask)   # the blob's letters, off the outline
+        own[y1:y2, x1:x2] = letters
+        ys, xs = np.nonzero(letters)
+        label = LabelBlob((x1 + int(xs.min()), y1 + int(ys.min()), x1 + int(xs.max()) + 1, y1 + int(ys.max()) + 1),
+                          False)
         (mask_read,), (picture_read,) = read_labels([(own, label, np.where(own, strength, 0).astype(np.uint8))]), \
             read_pictures(rgb, [label])
         rid = mask_read[0]
         if rid is None or rid != picture_read[0] or rid in taken or (allowed is not None and rid not in allowed):
             continue
         taken.add(rid)
-        found.append((box, (rid, mask_read[1], max(mask_read[2], picture_read[2])), letters))
+        found.append((box, (rid, mask_read[1], max(mask_read[2], picture_read[2])), label.box))
     return found
 
 
-def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[float], float, Box] | None:
-    """The box whose outline starts at the blob's top-left corner, its line thickness (px) and the box
-    (end-exclusive) of the letters off it (which may run across its right or bottom side), when its sides are drawn,
-    the padding shows inside its top or left line, and letters lie inside it; else None."""
+def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[float], np.ndarray] | None:
+    """The box whose outline starts at the blob's top-left corner, and the blob's letters off that outline (bool,
+    the blob's size; they may run across its right or bottom side), when its sides are drawn, the padding shows
+    inside its top or left line, and letters lie inside it; else None."""
     bx1, by1, bx2, by2 = blob
     part = mask[by1:by2, bx1:bx2]
     top, left = _line(part, min_side), _line(part.T, min_side)
@@ -75,21 +79,20 @@ def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[f
     x1, y1, x2, y2 = lx, ty, t_end - (lw + 1) / 2, l_end - (th + 1) / 2
     if x2 - x1 < min_side or y2 - y1 < min_side:
         return None
-    if _drawn(part.T, x2, lw, y1, y2) < SIDE_COVER or _drawn(part, y2, th, x1, x2) < SIDE_COVER:
+    if side_drawn(part.T, x2, y1, y2, lw) < SIDE_COVER or side_drawn(part, y2, x1, x2, th) < SIDE_COVER:
         return None
     # the padding a renderer leaves between the outline and the label: background along the inside of the top or
     # the left line (a filled label's background is drawn there; a bold letter may touch the top line)
     if min(_inner(part, y1 + th / 2, x1 + lw / 2, x2 - lw / 2),
            _inner(part.T, x1 + lw / 2, y1 + th / 2, y2 - th / 2)) > PAD_DRAWN:
         return None
-    off = np.zeros(part.shape, bool)
-    off[_outline([x1, y1, x2, y2], part.shape, max(th, lw))] = True
-    ys, xs = np.nonzero(part & ~off)
+    outline = np.zeros(part.shape, np.uint8)   # erased as tools.regions_labels erases outlines to read letters
+    cv2.rectangle(outline, (round(x1), round(y1)), (round(x2), round(y2)), 1, round(max(th, lw)) + OUTLINE_HALO)
+    letters = part & (outline == 0)
+    ys, xs = np.nonzero(letters)
     if not ((xs < x2) & (ys < y2)).any():   # no letters inside the box
         return None
-    box = [round(float(v), 1) for v in (bx1 + x1, by1 + y1, bx1 + x2, by1 + y2)]
-    letters = (bx1 + int(xs.min()), by1 + int(ys.min()), bx1 + int(xs.max()) + 1, by1 + int(ys.max()) + 1)
-    return box, max(th, lw), letters
+    return [round(float(v), 1) for v in (bx1 + x1, by1 + y1, bx1 + x2, by1 + y2)], letters
 
 
 def _line(part: np.ndarray, min_side: float) -> tuple[float, float, float] | None:
@@ -116,22 +119,3 @@ def _inner(part: np.ndarray, edge: float, a: float, b: float) -> float:
     r, c0, c1 = int(np.floor(edge)) + 1, int(np.ceil(a)) + 1, int(np.floor(b))
     rows = part[r:r + 2, c0:c1]
     return float(rows.mean(axis=1).min()) if rows.size else 1.0
-
-
-def _drawn(part: np.ndarray, at: float, thick: float, a: float, b: float) -> float:
-    """Drawn share of the line of ``part`` across rows ``at`` +- thick / 2 from column ``a`` to ``b``."""
-    r0, r1 = max(0, int(round(at - thick / 2))), min(part.shape[0], int(round(at + thick / 2)) + 1)
-    band = part[r0:r1, max(0, int(round(a))):int(round(b)) + 1]
-    return float(band.any(axis=0).mean()) if band.size else 0.0
-
-
-def _outline(box: Sequence[float], shape: tuple[int, int], thick: float = 3.0) -> np.ndarray:
-    """Bool mask of the band ``thick`` px wide (and a px either side) around the outline of ``box``."""
-    out = np.zeros(shape, bool)
-    h = int(np.ceil(thick / 2)) + 1
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    out[max(0, y1 - h):y1 + h + 1, max(0, x1 - h):x2 + h + 1] = True
-    out[max(0, y2 - h):y2 + h + 1, max(0, x1 - h):x2 + h + 1] = True
-    out[max(0, y1 - h):y2 + h + 1, max(0, x1 - h):x1 + h + 1] = True
-    out[max(0, y1 - h):y2 + h + 1, max(0, x2 - h):x2 + h + 1] = True
-    return out

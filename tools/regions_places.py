@@ -263,7 +263,7 @@ def _nearly_all(agree: list[bool]) -> bool:
 def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], size: tuple[int, int]) -> int | None:
     """The place (index in :func:`label_anchors`) nearly all read labels of ``out`` (one region per rectangle of
     ``rects``) take beside their boxes (:func:`usual_place`, :func:`_nearly_all`), or None when they agree on none."""
-    labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
+    labelled = _labelled(out, rects)
     if not labelled:
         return None
     place, agree = usual_place(labelled, size)
@@ -273,8 +273,13 @@ def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]
 def most_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], size: tuple[int, int]) -> int | None:
     """The place (index in :func:`label_anchors`) most read labels of ``out`` (one region per rectangle of
     ``rects``) take beside their boxes (:func:`usual_place`), or None when none is read."""
-    labelled = [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
+    labelled = _labelled(out, rects)
     return usual_place(labelled, size)[0] if labelled else None
+
+
+def _labelled(out: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[tuple]:
+    """(label box, box, outline width) of each region of ``out`` (one per rectangle of ``rects``) with a label."""
+    return [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
 
 
 def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
