@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tools.common import downscale, to_full_res
+from tools.label_reader import READER
 from tools.regions_geom import SAME_BOX, iou
 
 LONG_RUN = 41        # px, shortest straight stroke whose thickness is measured
@@ -103,7 +104,21 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
     if not second:   # nothing to vote on: the first read stands wherever the second could outvote it
         return regions
     third = read_scaled(rgb, scale * LOOKS[1], read)
-    return outvote(regions, [r for r in second if any(_same(r, t) for t in third)])
+    return outvote(regions, seen_alike(rgb, regions, [r for r in second if any(_same(r, t) for t in third)]))
+
+
+def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any]:
+    """``agreed`` without the regions that would relabel a labelled box of ``first`` (at IoU >= SAME_BOX) but
+    whose label box, read at the image's own scale by the label recognizer, does not read as their id: the
+    scaled reads lost a digit, or the first read's label was right."""
+    disputed = [k for k, a in enumerate(agreed)
+                if any(f.id >= 0 and f.id != a.id and iou(f.bbox, a.bbox) >= SAME_BOX for f in first)
+                and a.label_box is not None]
+    if not disputed:
+        return agreed
+    reads = READER.read(rgb, [agreed[k].label_box for k in disputed])
+    wrong = {k for k, (rid, _, _) in zip(disputed, reads) if rid != agreed[k].id}
+    return [a for k, a in enumerate(agreed) if k not in wrong]
 
 
 def outvote(first: list[Any], agreed: list[Any]) -> list[Any]:
