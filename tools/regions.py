@@ -268,15 +268,18 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
     if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
         out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)
+    else:   # or a stroke label centred in a box it nearly fills: the padding shows all round inside the box
+        out += _boxed(rgb, mask, strength, [b for b in blobs if not b.filled], out, min_side, allowed, True)
     return out
 
 
 def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],
-           min_side: float, allowed: set[int] | None) -> list[Region]:
+           min_side: float, allowed: set[int] | None, all_round: bool = False) -> list[Region]:
     """Regions of the small boxes inside their own labels among ``blobs`` (:func:`tools.regions_boxed.boxed_labels`;
     both reads agree, so confirmed)."""
     return [Region(rid, box, text, round(conf, 3), True, list(label))
-            for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed)]
+            for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed,
+                                                                  all_round)]
 
 
 def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,

@@ -34,18 +34,21 @@ Box = tuple[int, int, int, int]   # x1, y1, x2, y2 px, end-exclusive
 
 
 def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: Sequence[LabelBlob],
-                 regions: Sequence[Any], min_side: float,
-                 allowed: set[int] | None) -> list[tuple[list[float], tuple[int, str, float], Box]]:
+                 regions: Sequence[Any], min_side: float, allowed: set[int] | None,
+                 all_round: bool = False) -> list[tuple[list[float], tuple[int, str, float], Box]]:
     """(box, read, label box) of each blob of the colour ``mask`` that no label of ``regions`` (this colour's, so
     far) overlaps and that is a box of at least ``min_side`` px with its label's letters inside it, the label read
     alike off the mask and off the picture (``strength``: the colour's grey picture,
-    :func:`tools.regions.colour_layers`) as an id that no region holds (and one of ``allowed`` when given)."""
+    :func:`tools.regions.colour_layers`) as an id that no region holds (and one of ``allowed`` when given).
+    ``all_round``: the padding must show inside all four lines on average (a label centred in a box it nearly
+    fills touches some), not only inside the top or the left one (a label in the box's top-left corner, as large
+    as the box)."""
     taken = {r.id for r in regions}
     found = []
     for blob in blobs:
         if any(r.label_box is not None and iou(r.label_box, blob.box) > 0 for r in regions):
             continue
-        fit = _box_at_corner(mask, blob.box, min_side)
+        fit = _box_at_corner(mask, blob.box, min_side, all_round)
         if fit is None:
             continue
         box, letters = fit
@@ -65,10 +68,11 @@ def boxed_labels(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs:
     return found
 
 
-def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[float], np.ndarray] | None:
+def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float,
+                   all_round: bool = False) -> tuple[list[float], np.ndarray] | None:
     """The box whose outline starts at the blob's top-left corner, and the blob's letters off that outline (bool,
     the blob's size; they may run across its right or bottom side), when its sides are drawn, the padding shows
-    inside its top or left line, and letters lie inside it; else None."""
+    inside its top or left line (``all_round``: inside all four on average), and letters lie inside it; else None."""
     bx1, by1, bx2, by2 = blob
     part = mask[by1:by2, bx1:bx2]
     top, left = _line(part, min_side), _line(part.T, min_side)
@@ -83,8 +87,13 @@ def _box_at_corner(mask: np.ndarray, blob: Box, min_side: float) -> tuple[list[f
         return None
     # the padding a renderer leaves between the outline and the label: background along the inside of the top or
     # the left line (a filled label's background is drawn there; a bold letter may touch the top line)
-    if min(_inner(part, y1 + th / 2, x1 + lw / 2, x2 - lw / 2),
-           _inner(part.T, x1 + lw / 2, y1 + th / 2, y2 - th / 2)) > PAD_DRAWN:
+    pads = [_inner(part, y1 + th / 2, x1 + lw / 2, x2 - lw / 2),
+            _inner(part.T, x1 + lw / 2, y1 + th / 2, y2 - th / 2)]
+    if all_round:   # and inside the bottom and right lines (the part flipped: they become top and left ones)
+        h, w = part.shape
+        pads += [_inner(part[::-1], h - 1 - (y2 - th / 2), x1 + lw / 2, x2 - lw / 2),
+                 _inner(part.T[::-1], w - 1 - (x2 - lw / 2), y1 + th / 2, y2 - th / 2)]
+    if (float(np.mean(pads)) if all_round else min(pads)) > PAD_DRAWN:
         return None
     outline = np.zeros(part.shape, np.uint8)   # erased as tools.regions_labels erases outlines to read letters
     cv2.rectangle(outline, (round(x1), round(y1)), (round(x2), round(y2)), 1, round(max(th, lw)) + OUTLINE_HALO)
