@@ -39,7 +39,8 @@ Pipeline of :func:`read_regions`:
    or centre the label fixes).
    Where labels go inside their boxes' top-left corners, a label blob that no box took may be a small box inside
    its own label, whose letters cut its lines short: the box starts at the blob's top-left corner
-   (:mod:`tools.regions_boxed`).
+   (:mod:`tools.regions_boxed`); elsewhere, a stroke blob no box took may be a small box around its centred label,
+   when the padding shows inside its four lines.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions_ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
 5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a

@@ -4,7 +4,8 @@ pieces of the rectangle search (:mod:`tools.regions_lines`) come out too short f
 one blob of the colour that no found box lies near (or the colour closes no rectangle at all), which is never read.
 Such a blob's top-left corner is the box's: its top and left lines start there and end where the box's right and
 bottom sides are, which must be drawn (letters crossing them count); what is left off the outline is the label,
-read off the mask and off the picture.
+read off the mask and off the picture. A label centred in a box it nearly fills makes such a blob too; then the
+padding shows inside all four lines, on average (``all_round``).
 
 Conventions: masks are (H, W) bool; blob boxes (x1, y1, x2, y2) end-exclusive px; boxes [x1, y1, x2, y2] at the
 centres of their outlines (px), as in :mod:`tools.regions_lines`.
