@@ -190,8 +190,8 @@ def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(dev
 
 def test_a_vote_against_a_labelled_box_needs_the_recognizer_to_read_the_voted_label_at_full_scale(dev_seed_1,
                                                                                                  monkeypatch):
-    # dev seed 1, overlay 104: both scaled reads lose a digit of one label and agree on the shorter number; read
-    # at the image's own scale, the label box they found reads as the first read's id
+    # dev seed 1, overlay 104: both scaled reads take a "1" for 15 and agree on it; read at the image's own scale,
+    # the label box they found reads as the first read's id, 1
     inst, regions = dev_seed_1[104]
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(scale_module, "seen_alike", lambda rgb, first, agreed: agreed)

@@ -28,7 +28,7 @@ from tools.regions_ocr import LabelBlob, read_labels, read_pictures
 GAP = 2           # px of background that end a line (a JPEG-blurred line keeps no longer gap)
 LINE_ROWS = 0.9   # share of a line's length its rows (columns) are drawn over
 CORNER = 3        # px of a line's start left out and of background allowed before it (JPEG rounds corners)
-PAD_DRAWN = 0.5   # most drawn share of the padding inside a box's top and left lines
+PAD_DRAWN = 0.5   # most drawn share of the padding inside a box's top or left line (all round: on average)
 
 
 Box = tuple[int, int, int, int]   # x1, y1, x2, y2 px, end-exclusive
