@@ -149,7 +149,7 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
     labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
     with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
     which lies on a side of that box or of another found box, within 2 ``tol`` (a piece cut out of crossing boxes;
-    a found side may be off by a few px). ``tol``: px, the outline thickness assumed; ``size``: the image's
+    a found side may be off by a few px), and across whose bottom side the label does not run. ``tol``: px, the outline thickness assumed; ``size``: the image's
     (width, height)."""
     def host(reg: Region, part: Region, j: int) -> bool:
         if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
@@ -157,7 +157,10 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
         others = [o.bbox for o in regions if o is not reg and o is not part]
         if within(part.bbox, reg.bbox, -tol):
             return any(iou(union_box(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
-        return within(reg.bbox, part.bbox, -2 * tol) and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol)
+        # a label across the holder's bottom side closed it: the box with the filled label glued below it
+        across_bottom = reg.label_box[1] < part.bbox[3] < reg.label_box[3]
+        return (within(reg.bbox, part.bbox, -2 * tol) and not across_bottom
+                and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol))
 
     return _hand_over(regions, lambda reg, i: True, host)
 
@@ -207,11 +210,38 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
         # likewise below: no renderer draws a label in a box's bottom, so a background there that runs past the
         # sides is one glued below the box, its top edge on the box's bottom line
         band = mask[ly1:ly2]
-        fitted, want, past = [x1, y1, x2, ly1 + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
+        bottom = max(ly1, _band_top(box, label, thick, mask))   # a label blob merged with a neighbour's starts higher
+        fitted, want, past = [x1, y1, x2, bottom + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
+    elif y1 < ly1 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick, out=False):
+        return _flush_below(box, label, thick, mask)
     else:
         return list(box)
     solid = past.size > 0 and float(past.mean()) >= SOLID_SHARE
     return _fitted_if(label, fitted, want, thick, size, box) if solid else list(box)
+
+
+def _flush_below(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
+    """``box`` (found down to the bottom of the filled label ``label`` glued below it and as wide as it, so that the
+    label's edges go on along the box's sides) with its bottom moved up to the top of the drawn band that its
+    bottom line and the label make, when the box keeps more than two outline widths of undrawn inside above that
+    band (a label centred in, or inside the top-left corner of, a box barely taller than it reaches its lines).
+    ``box`` as it is otherwise, or when the label would not then sit below it."""
+    x1, y1, x2, y2 = box
+    top = _band_top(box, label, thick, mask)
+    if top - y1 <= 2 * thick:
+        return list(box)
+    return _fitted_if(label, [x1, y1, x2, top + thick / 2], BELOW, thick, (mask.shape[1], mask.shape[0]), box)
+
+
+def _band_top(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> int:
+    """Top row of the drawn band, across the inside of ``box`` (its outline ``thick`` px wide), that holds the
+    middle of the label box ``label`` (rows at least SOLID_SHARE drawn; letters leave holes)."""
+    x1, y1, x2, _ = box
+    cols = mask[:, int(x1 + thick):max(int(x2 - thick), int(x1 + thick) + 1)]
+    top = int((label[1] + label[3]) / 2)
+    while top > y1 and cols[top - 1].mean() >= SOLID_SHARE:
+        top -= 1
+    return top
 
 
 def _spans(a1: float, a2: float, b1: float, b2: float, thick: float, out: bool = True) -> bool:
