@@ -87,7 +87,7 @@ from tools.regions_places import (corner_pieces, image_place, label_by_siblings,
                                   most_place, odd_places, unglued, union_boxes)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
-from tools.regions_sides import label_side, refit_sides
+from tools.regions_sides import label_side, off_label_below, refit_sides
 from tools.regions_scale import read_scaled, second_look, working_scale
 
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
@@ -202,7 +202,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if not rects:   # a filled label may still anchor its box, and small boxes may lie inside their labels
         out = _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
         return out + _boxed(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)
-    rects = [(refit_sides(box, t, mask), t) for box, t in rects]
+    rects = [(off_label_below(refit_sides(box, t, mask), t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
     glyphs = set(letter_rects(rects, blobs)) | set(filled_letters(rects, rgb, mask, filled))

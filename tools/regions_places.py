@@ -14,6 +14,7 @@ from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
+from tools.regions_sides import SIDE_SHARE, band_top
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -206,11 +207,12 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
         fitted, want, past = [lx2 - thick / 2, y1, x2, y2], LEFT, _past(band, ly1, ly2, y1, y2, thick)
     elif lx1 < x1 < lx2 < x2 and _spans(ly1, ly2, y1, y2, thick, out=False) and _text_off_right(mask, label, thick):
         return _fitted_if(label, [lx2 - thick / 2, y1, x2, y2], LEFT, thick, size, box)
-    elif y1 < ly1 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick):
+    elif y1 < ly1 < (ly1 + ly2) / 2 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick):
         # likewise below: no renderer draws a label in a box's bottom, so a background there that runs past the
         # sides is one glued below the box, its top edge on the box's bottom line
         band = mask[ly1:ly2]
-        bottom = max(ly1, _band_top(box, label, thick, mask))   # a label blob merged with a neighbour's starts higher
+        # a label blob merged with a neighbour's label may start higher than the band it lies in
+        bottom = max(ly1, _filled_band_top(box, label, thick, mask) or ly1)
         fitted, want, past = [x1, y1, x2, bottom + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
     elif y1 < ly1 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick, out=False):
         return _flush_below(box, label, thick, mask)
@@ -223,25 +225,27 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
 def _flush_below(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
     """``box`` (found down to the bottom of the filled label ``label`` glued below it and as wide as it, so that the
     label's edges go on along the box's sides) with its bottom moved up to the top of the drawn band that its
-    bottom line and the label make, when the box keeps more than two outline widths of undrawn inside above that
-    band (a label centred in, or inside the top-left corner of, a box barely taller than it reaches its lines).
-    ``box`` as it is otherwise, or when the label would not then sit below it."""
+    bottom line and the label make (:func:`_filled_band_top`), when the box keeps more than two outline widths of
+    undrawn inside above that band (a label centred in, or inside the top-left corner of, a box barely taller than
+    it reaches its lines). ``box`` as it is otherwise, or when the label would not then sit below it."""
     x1, y1, x2, y2 = box
-    top = _band_top(box, label, thick, mask)
-    if top - y1 <= 2 * thick:
+    top = _filled_band_top(box, label, thick, mask)
+    if top is None or top - y1 <= 2 * thick:
         return list(box)
     return _fitted_if(label, [x1, y1, x2, top + thick / 2], BELOW, thick, (mask.shape[1], mask.shape[0]), box)
 
 
-def _band_top(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> int:
-    """Top row of the drawn band, across the inside of ``box`` (its outline ``thick`` px wide), that holds the
-    middle of the label box ``label`` (rows at least SOLID_SHARE drawn; letters leave holes)."""
-    x1, y1, x2, _ = box
-    cols = mask[:, int(x1 + thick):max(int(x2 - thick), int(x1 + thick) + 1)]
-    top = int((label[1] + label[3]) / 2)
-    while top > y1 and cols[top - 1].mean() >= SOLID_SHARE:
-        top -= 1
-    return top
+def _filled_band_top(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> int | None:
+    """Top row of the drawn band across the inside of ``box`` (:func:`tools.regions_sides.band_top`) that holds
+    the middle of ``label`` (x1, y1, x2, y2 px), where that middle lies in the box above its bottom line and a row
+    of the band below it is drawn all across (a filled label's bottom padding: a stroke label glued below a box,
+    found with its line, has none); None otherwise."""
+    mid, bottom = int((label[1] + label[3]) / 2), int(box[3] - thick / 2)
+    a = int(box[0] + thick)
+    share = mask[mid:bottom, a:max(int(box[2] - thick), a + 1)].mean(axis=1)
+    if share.size == 0 or share.max() < SIDE_SHARE:
+        return None
+    return band_top(mask, box, thick, mid)
 
 
 def _spans(a1: float, a2: float, b1: float, b2: float, thick: float, out: bool = True) -> bool:

@@ -21,6 +21,7 @@ from tools.regions_geom import ABOVE, BELOW, CENTRED, INSIDE_TOP_LEFT, LEFT, tru
 
 LINE_SHARE = 0.5    # least drawn share across a line's width for a pixel along it to count as drawn
 SIDE_SHARE = 0.85   # least drawn share along a side for a line there to span it
+BAND_SHARE = 0.2    # least drawn share across a box's inside of a row of a filled label (dev 161:66: a "11" leaves 0.43)
 CORNER_GAP = 3      # px, shortest undrawn run along a side that ends it before a corner (JPEG blurs a line's ends
 #                     by about a pixel, so a corner never shows one)
 
@@ -206,3 +207,37 @@ def _out_to(m: np.ndarray, box: Sequence[float], lo: float, hi: float, thick: fl
         if all(_along(m, y, thick, a, b + 1).mean() >= SIDE_SHARE for y in (y1, y2)):
             return float(np.mean([v for v in spans if abs(v - c) <= thick]))
     return x1
+
+
+
+def band_top(mask: np.ndarray, box: Sequence[float], thick: float, row: int) -> int:
+    """Top row of the band of rows across the inside of ``box`` (x1, y1, x2, y2 px, outline ``thick`` px) that
+    holds ``row``: rows at least BAND_SHARE drawn there (a filled label's letters leave holes), up to the box's top."""
+    x1, y1, x2, _ = box
+    a = int(x1 + thick)
+    share = mask[:, a:max(int(x2 - thick), a + 1)].mean(axis=1)
+    top = min(row, mask.shape[0] - 1)
+    while top > y1 and share[top - 1] >= BAND_SHARE:
+        top -= 1
+    return top
+
+
+def off_label_below(box: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
+    """``box`` (x1, y1, x2, y2 px, outline ``thick`` px) without the filled label glued below it that it took in:
+    a label as wide as its box goes on along the box's sides, so the rectangle closes at the label's bottom edge.
+    Read across the inside of the box, the drawn band up from the bottom line (:func:`band_top`) is then taller
+    than two lines, starts with a line drawn across (the box's bottom line) and holds letters (rows with holes),
+    with more than two lines of undrawn inside above it; the box's bottom moves to the middle of that line. No
+    renderer draws a label inside a box's bottom; one centred in, or inside the top-left corner of, a box barely
+    taller than it reaches both lines, which leaves no inside above. Any other box comes back as it is."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    a, b = int(x1 + thick), int(x2 - thick)
+    if b - a < 3:
+        return [x1, y1, x2, y2]
+    top = band_top(mask, box, thick, int(round(y2)))
+    share = mask[top:int(round(y2 - thick)), a:b].mean(axis=1)
+    line = share[:int(thick)]
+    if y2 - top <= 2 * thick or top - y1 <= 2 * thick or line.mean() < SIDE_SHARE or share.min() >= SIDE_SHARE:
+        return [x1, y1, x2, y2]
+    return [x1, y1, x2, top + thick / 2]
+
