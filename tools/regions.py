@@ -71,7 +71,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
-from tools.regions_geom import (INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
+from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
                                 match_limit, occluders, placement, placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
@@ -83,11 +83,11 @@ from tools.regions_fill import filled_areas, with_cut_letters
 from tools.regions_lines import find_rectangles
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
-from tools.regions_places import (corner_pieces, image_place, label_by_siblings, labels_as_boxes, letter_boxes,
-                                  most_place, odd_places, unglued, union_boxes)
+from tools.regions_places import (DRAWN_HEIGHT, corner_pieces, image_place, label_by_siblings, labels_as_boxes,
+                                  letter_boxes, most_place, odd_places, unglued, union_boxes)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
-from tools.regions_sides import label_side, off_label_below, refit_sides
+from tools.regions_sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions_scale import read_scaled, second_look, working_scale
 
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
@@ -262,6 +262,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
             box = unglued(reg.bbox, reg.label_box, t, mask)
+            if usual == ABOVE and _inside_odd(reg.label_box, box, t, size):   # labels are drawn alike
+                box = off_label_above(box, t, mask)
             place = usual if usual is not None else placement(reg.label_box, box, t, size)
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
@@ -272,6 +274,13 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     else:   # or a stroke label centred in a box it nearly fills: the padding shows all round inside the box
         out += _boxed(rgb, mask, strength, [b for b in blobs if not b.filled], out, min_side, allowed, True)
     return out
+
+
+def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> bool:
+    """The label sits inside the box's top-left corner though it would fit above the box, where renderers draw
+    it when they can: a label drawn above a box as wide as it, glued to its line, and found with it."""
+    return (placement(label, box, thick, size) == INSIDE_TOP_LEFT
+            and box[1] - thick - DRAWN_HEIGHT * (label[3] - label[1]) >= 0)
 
 
 def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],

@@ -14,7 +14,6 @@ from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
-from tools.regions_sides import SIDE_SHARE, band_top
 
 if TYPE_CHECKING:
     from tools.regions import Region
@@ -150,16 +149,16 @@ def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> lis
     labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
     with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
     which lies on a side of that box or of another found box, within 2 ``tol`` (a piece cut out of crossing boxes;
-    a found side may be off by a few px), and across whose bottom side the label does not run. ``tol``: px, the outline thickness assumed; ``size``: the image's
-    (width, height)."""
+    a found side may be off by a few px), and across whose bottom side the label does not run. ``tol``: px, the
+    outline thickness assumed; ``size``: the image's (width, height)."""
     def host(reg: Region, part: Region, j: int) -> bool:
         if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
             return False
         others = [o.bbox for o in regions if o is not reg and o is not part]
         if within(part.bbox, reg.bbox, -tol):
             return any(iou(union_box(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
-        # a label across the holder's bottom side closed it: the box with the filled label glued below it
-        across_bottom = reg.label_box[1] < part.bbox[3] < reg.label_box[3]
+        # a label across the holder's bottom side (past the line it is glued to) closed it with its glued label
+        across_bottom = reg.label_box[1] < part.bbox[3] - 2 * tol < reg.label_box[3]
         return (within(reg.bbox, part.bbox, -2 * tol) and not across_bottom
                 and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol))
 
@@ -211,41 +210,11 @@ def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np
         # likewise below: no renderer draws a label in a box's bottom, so a background there that runs past the
         # sides is one glued below the box, its top edge on the box's bottom line
         band = mask[ly1:ly2]
-        # a label blob merged with a neighbour's label may start higher than the band it lies in
-        bottom = max(ly1, _filled_band_top(box, label, thick, mask) or ly1)
-        fitted, want, past = [x1, y1, x2, bottom + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
-    elif y1 < ly1 < y2 <= ly2 + thick and _spans(lx1, lx2, x1, x2, thick, out=False):
-        return _flush_below(box, label, thick, mask)
+        fitted, want, past = [x1, y1, x2, ly1 + thick / 2], BELOW, _past(band, lx1, lx2, x1, x2, thick)
     else:
         return list(box)
     solid = past.size > 0 and float(past.mean()) >= SOLID_SHARE
     return _fitted_if(label, fitted, want, thick, size, box) if solid else list(box)
-
-
-def _flush_below(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
-    """``box`` (found down to the bottom of the filled label ``label`` glued below it and as wide as it, so that the
-    label's edges go on along the box's sides) with its bottom moved up to the top of the drawn band that its
-    bottom line and the label make (:func:`_filled_band_top`), when the box keeps more than two outline widths of
-    undrawn inside above that band (a label centred in, or inside the top-left corner of, a box barely taller than
-    it reaches its lines). ``box`` as it is otherwise, or when the label would not then sit below it."""
-    x1, y1, x2, y2 = box
-    top = _filled_band_top(box, label, thick, mask)
-    if top is None or top - y1 <= 2 * thick:
-        return list(box)
-    return _fitted_if(label, [x1, y1, x2, top + thick / 2], BELOW, thick, (mask.shape[1], mask.shape[0]), box)
-
-
-def _filled_band_top(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> int | None:
-    """Top row of the drawn band across the inside of ``box`` (:func:`tools.regions_sides.band_top`) that holds
-    the middle of ``label`` (x1, y1, x2, y2 px), where that middle lies in the box above its bottom line and a row
-    of the band below it is drawn all across (a filled label's bottom padding: a stroke label glued below a box,
-    found with its line, has none); None otherwise."""
-    mid, bottom = int((label[1] + label[3]) / 2), int(box[3] - thick / 2)
-    a = int(box[0] + thick)
-    share = mask[mid:bottom, a:max(int(box[2] - thick), a + 1)].mean(axis=1)
-    if share.size == 0 or share.max() < SIDE_SHARE:
-        return None
-    return band_top(mask, box, thick, mid)
 
 
 def _spans(a1: float, a2: float, b1: float, b2: float, thick: float, out: bool = True) -> bool:

@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tools.regions_geom import ABOVE, BELOW, CENTRED, INSIDE_TOP_LEFT, LEFT, true_runs
+from tools.regions_prune import LABEL_MAX_H
 
 LINE_SHARE = 0.5    # least drawn share across a line's width for a pixel along it to count as drawn
 SIDE_SHARE = 0.85   # least drawn share along a side for a line there to span it
-BAND_SHARE = 0.2    # least drawn share across a box's inside of a row of a filled label (dev 161:66: a "11" leaves 0.43)
+BAND_SHARE = 0.2    # least drawn share across a box's inside of a filled label's row (161:66: a "11" leaves 0.43)
 CORNER_GAP = 3      # px, shortest undrawn run along a side that ends it before a corner (JPEG blurs a line's ends
 #                     by about a pixel, so a corner never shows one)
 
@@ -226,8 +227,10 @@ def off_label_below(box: Sequence[float], thick: float, mask: np.ndarray) -> lis
     """``box`` (x1, y1, x2, y2 px, outline ``thick`` px) without the filled label glued below it that it took in:
     a label as wide as its box goes on along the box's sides, so the rectangle closes at the label's bottom edge.
     Read across the inside of the box, the drawn band up from the bottom line (:func:`band_top`) is then taller
-    than two lines, starts with a line drawn across (the box's bottom line) and holds letters (rows with holes),
-    with more than two lines of undrawn inside above it; the box's bottom moves to the middle of that line. No
+    than two lines and no taller than a label (LABEL_MAX_H) and a line, starts with a line drawn across (the box's
+    bottom line) and holds letters: holes, each narrower than half the band is tall (a letter's counter is; the
+    inside of another box whose lines run along or across the bottom is wider), with more than two lines of
+    undrawn inside above it; the box's bottom moves to the middle of that line. No
     renderer draws a label inside a box's bottom; one centred in, or inside the top-left corner of, a box barely
     taller than it reaches both lines, which leaves no inside above. Any other box comes back as it is."""
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -235,9 +238,21 @@ def off_label_below(box: Sequence[float], thick: float, mask: np.ndarray) -> lis
     if b - a < 3:
         return [x1, y1, x2, y2]
     top = band_top(mask, box, thick, int(round(y2)))
-    share = mask[top:int(round(y2 - thick)), a:b].mean(axis=1)
-    line = share[:int(thick)]
-    if y2 - top <= 2 * thick or top - y1 <= 2 * thick or line.mean() < SIDE_SHARE or share.min() >= SIDE_SHARE:
+    if not 2 * thick < y2 - top <= LABEL_MAX_H + thick or top - y1 <= 2 * thick:
+        return [x1, y1, x2, y2]
+    band = mask[top:int(round(y2 - thick)), a:b]
+    gaps = [e - s + 1 for row in band for s, e in true_runs(~row)]
+    if band[:int(thick)].mean() < SIDE_SHARE or not gaps or max(gaps) >= (y2 - top) / 2:
         return [x1, y1, x2, y2]
     return [x1, y1, x2, top + thick / 2]
 
+
+
+def off_label_above(box: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
+    """:func:`off_label_below` upside down: ``box`` without the filled label glued above it that it took in. Such a
+    label looks like one inside the box's top-left corner as wide as the box, so this is for images whose labels
+    sit above their boxes (the caller's to know)."""
+    h = mask.shape[0] - 1
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cut = off_label_below([x1, h - y2, x2, h - y1], thick, mask[::-1])
+    return [x1, h - cut[3], x2, y2]

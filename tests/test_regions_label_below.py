@@ -1,0 +1,71 @@
+"""A filled label glued below its box and as wide as it (tools.regions_sides.off_label_below): the label's edges go
+on along the box's sides, so a rectangle closes at the label's bottom edge; the box ends at its own bottom line.
+
+Ground truth is the geometry we draw (cv2, tools.draw via the region benchmark's generator) on real aerial images of
+../shared/data; never the output of the code under test.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import tools.regions as regions_module
+from benchmarks.bench_regions import load_pool, make_instance, recovered, score
+from tools.regions import read_regions
+from tools.regions_sides import off_label_below
+
+
+def _generated(seed: int, k: int):
+    """Overlay ``k`` of the region benchmark's generator at ``seed`` and its drawn regions."""
+    rng, pool = np.random.default_rng(seed), load_pool()
+    for j in range(k + 1):
+        _, img, real = pool[j % len(pool)]
+        inst, regions, _, _ = make_instance(rng, img, real)
+    return inst, regions
+
+
+@pytest.mark.parametrize("seed,k,rid", [(161, 66, 11), (171, 37, None), (151, 101, None)])
+def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(seed, k, rid, monkeypatch):
+    # benchmark overlays (analysis seeds) where a filled label below a box is as wide as it: "11" under a 38 px box
+    # (161:66; that overlay's box 16 is read wrong for another reason), and two whole overlays read exactly
+    inst, regions = _generated(seed, k)
+    wanted = [(i, box) for i, box in regions if rid is None or i == rid]
+
+    def hits() -> int:
+        found = read_regions(inst)
+        return sum(recovered(found, i, box) for i, box in wanted)
+
+    assert hits() == len(wanted)
+    monkeypatch.setattr(regions_module, "off_label_below", lambda box, thick, mask: [float(v) for v in box])
+    assert hits() < len(wanted)
+
+
+def _box_with_label_below(width: int, label_h: int, thick: int = 3) -> tuple[np.ndarray, list[float], list[float]]:
+    """A mask with a box outline (``thick`` px) and a filled label as wide as the box glued below it, white
+    letters cut out of it; (mask, the drawn box, the rectangle the box and label close together)."""
+    mask = np.zeros((200, 200), np.uint8)
+    x1, y1, x2, y2 = 40, 30, 40 + width, 110
+    cv2.rectangle(mask, (x1, y1), (x2, y2), 1, thick)
+    half = thick // 2
+    top, bottom = y2 + half + 1, y2 + half + 1 + label_h
+    cv2.rectangle(mask, (x1 - half, top), (x2 + half, bottom), 1, -1)
+    cv2.putText(mask, "11", (x1 + 4, bottom - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    return mask > 0, [float(x1), float(y1), float(x2), float(y2)], [float(x1), float(y1), float(x2), float(bottom)]
+
+
+def test_the_bottom_moves_up_to_the_line_the_label_is_glued_to():
+    mask, box, closed = _box_with_label_below(36, 24)
+    cut = off_label_below(closed, 3.0, mask)
+    assert cut[:3] == closed[:3] and abs(cut[3] - box[3]) <= 1.5
+
+
+def test_a_box_with_nothing_glued_below_and_a_label_reaching_both_lines_stay_whole():
+    mask, box, _ = _box_with_label_below(36, 24)
+    assert off_label_below(box, 3.0, mask) == box              # its bottom line alone: a band one line tall
+    inside = np.zeros((200, 200), bool)
+    x1, y1, x2, y2 = 40, 30, 76, 62                             # a filled label inside the box, as tall as it
+    inside[y1 - 1:y2 + 2, x1 - 1:x2 + 2] = True
+    inside[y1 + 6:y2 - 4, x1 + 8:x1 + 12] = False              # a letter's hole
+    assert off_label_below([40.0, 30.0, 76.0, 62.0], 3.0, inside) == [40.0, 30.0, 76.0, 62.0]
