@@ -325,3 +325,19 @@ def test_a_letter_closed_into_a_box_reads_no_label_around_itself(shared_data):
               (1, [150.0, 170.0, 276.0, 225.0], _style((255, 128, 0), 5, "inside_center", "{id}", 0.9838448550974266,
                                                        "dejavu_sans", True, (0, 0, 0)))]
     assert _read(_drawn(img, layout, 74), 9, box)
+
+
+def test_union_boxes_gives_no_label_to_a_box_its_glued_label_closed():
+    # dev 141:162: "10" is glued below its box and as wide as it; box and label close a rectangle down into the
+    # label, whose sides lie on the box's and on a neighbour's top (box 1): the label stays with its own box
+    own = Region(10, [595.0, 208.0, 624.8, 279.5], "10", 1.0, True, [591, 277, 627, 303])
+    closed = Region(-1, [592.5, 208.0, 625.0, 296.0], "", 0.0)
+    neighbour = Region(1, [552.0, 282.0, 610.0, 370.5], "1", 1.0, True, [550, 375, 572, 396])
+    out = union_boxes([own, closed, neighbour], DET_THICK, (640, 512))
+    assert [(r.id, r.bbox) for r in out] == [(10, own.bbox), (-1, closed.bbox), (1, neighbour.bbox)]
+    # a label glued below the holder takes in a line's width of it: that holder still takes the piece's label
+    piece = Region(12, [151.0, 259.0, 208.0, 271.0], "12", 1.0, True, [148, 267, 192, 300])
+    holder = Region(-1, [151.4, 198.5, 208.3, 270.5], "", 0.0)
+    crossing = Region(7, [113.0, 225.0, 223.0, 258.0], "7", 1.0, True, [110, 261, 136, 288])
+    out = union_boxes([piece, holder, crossing], DET_THICK, (640, 512))
+    assert [(r.id, r.bbox) for r in out] == [(12, holder.bbox), (7, crossing.bbox)]
