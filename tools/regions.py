@@ -12,7 +12,9 @@ Pipeline of :func:`read_regions`:
    the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and
    :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and glued labels dropped; a rectangle with
    nothing drawn inside is no label); each side is then checked against its corners (:mod:`tools.regions_sides`: a
-   side on another box's line moves to where the box's own lines end, a side on the image border half a line in).
+   side on another box's line moves to where the box's own lines end, a side on the image border half a line in),
+   and a rectangle closed at the bottom edge of a filled label glued below the box and as wide as it ends at the
+   box's own bottom line (:func:`tools.regions_sides.off_label_below`).
 3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
    kept whole) is grouped into label blobs (:mod:`tools.regions_labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
@@ -29,7 +31,9 @@ Pipeline of :func:`read_regions`:
    A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
    fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
-   that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`), and a left
+   that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`; where the
+   image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
+   glued above and as wide as it, :func:`tools.regions_sides.off_label_above`), and a left
    side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives

@@ -9,7 +9,9 @@
   from the edge the line shows.
 
 Each side is looked at as the right side of a flipped or transposed view of the mask, so one set of helpers serves
-all four. :func:`label_side` then moves a side out to where the box's label says it lies."""
+all four. :func:`label_side` then moves a side out to where the box's label says it lies, and :func:`off_label_below`
+(:func:`off_label_above`) moves the bottom (top) of a box that took in a filled label glued to it and as wide as it
+back to the box's own line."""
 
 from __future__ import annotations
 
