@@ -7,8 +7,12 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
+import tools.regions_places as places_module
+from benchmarks.bench_regions import score
 from tests.test_regions_hidden import _missed, _read, _style
+from tests.test_regions_label_below import _generated
 from tests.test_regions_hidden import _overlay as _drawn
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
@@ -341,3 +345,14 @@ def test_union_boxes_gives_no_label_to_a_box_its_glued_label_closed():
     crossing = Region(7, [113.0, 225.0, 223.0, 258.0], "7", 1.0, True, [110, 261, 136, 288])
     out = union_boxes([piece, holder, crossing], DET_THICK, (640, 512))
     assert [(r.id, r.bbox) for r in out] == [(12, holder.bbox), (7, crossing.bbox)]
+
+
+@pytest.mark.parametrize("seed,k", [(401, 45), (491, 55)])
+def test_a_label_whose_window_holds_another_boxs_line_is_read_in_a_narrower_one(seed, k, monkeypatch):
+    # analysis overlays of the region benchmark's generator: a centred stroke "9" whose left edge box 1's side
+    # touches (401:45), a filled label left of its box (491:55); the window sized for the image's longest number
+    # holds the line and reads no number
+    inst, regions = _generated(seed, k)
+    assert score(read_regions(inst), regions) == (len(regions), 0)
+    monkeypatch.setattr(places_module, "_narrower", lambda w, digit, longest: [w])
+    assert score(read_regions(inst), regions)[0] < len(regions)
