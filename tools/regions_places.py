@@ -304,8 +304,9 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     each), and in windows narrower by a digit at a time, and read off the picture (the widest read stands). A read
     is taken when ``sure`` (read confidence) and surer than the box's own read (for a label read at an odd place: a
     new id read at least ODD_SURE), and its id is neither another box's nor read by several (``contested``, see
-    :func:`tools.regions_ids.unique_ids`); ``thick``: outline width (px) assumed. Where a label drawn so (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may
-    draw it inside the box's top-left corner instead, so it is looked for there too."""
+    :func:`tools.regions_ids.unique_ids`); ``thick``: outline width (px) assumed. Where a label drawn so
+    (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside the box's top-left
+    corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
     read = [r for r in regions if r.id >= 0 and r.label_box is not None and r.confidence >= unsure]
     if not read:
