@@ -212,15 +212,14 @@ def _out_to(m: np.ndarray, box: Sequence[float], lo: float, hi: float, thick: fl
     return x1
 
 
-
 def band_top(mask: np.ndarray, box: Sequence[float], thick: float, row: int) -> int:
     """Top row of the band of rows across the inside of ``box`` (x1, y1, x2, y2 px, outline ``thick`` px) that
     holds ``row``: rows at least BAND_SHARE drawn there (a filled label's letters leave holes), up to the box's top."""
     x1, y1, x2, _ = box
     a = int(x1 + thick)
-    share = mask[:, a:max(int(x2 - thick), a + 1)].mean(axis=1)
-    top = min(row, mask.shape[0] - 1)
-    while top > y1 and share[top - 1] >= BAND_SHARE:
+    lo, top = max(int(y1), 0), min(row, mask.shape[0] - 1)
+    share = mask[lo:top, a:max(int(x2 - thick), a + 1)].mean(axis=1)   # rows lo .. top - 1
+    while top > max(y1, lo) and share[top - 1 - lo] >= BAND_SHARE:
         top -= 1
     return top
 
@@ -232,9 +231,9 @@ def off_label_below(box: Sequence[float], thick: float, mask: np.ndarray) -> lis
     than two lines and no taller than a label (LABEL_MAX_H) and a line, starts with a line drawn across (the box's
     bottom line) and holds letters: holes, each narrower than half the band is tall (a letter's counter is; the
     inside of another box whose lines run along or across the bottom is wider), with more than two lines of
-    undrawn inside above it; the box's bottom moves to the middle of that line. No
-    renderer draws a label inside a box's bottom; one centred in, or inside the top-left corner of, a box barely
-    taller than it reaches both lines, which leaves no inside above. Any other box comes back as it is."""
+    undrawn inside above it; the box's bottom moves to the middle of that line. No renderer draws a label inside a
+    box's bottom; one centred in, or inside the top-left corner of, a box barely taller than it reaches both lines,
+    which leaves no inside above. Any other box comes back as it is."""
     x1, y1, x2, y2 = (float(v) for v in box)
     a, b = int(x1 + thick), int(x2 - thick)
     if b - a < 3:
@@ -247,7 +246,6 @@ def off_label_below(box: Sequence[float], thick: float, mask: np.ndarray) -> lis
     if band[:int(thick)].mean() < SIDE_SHARE or not gaps or max(gaps) >= (y2 - top) / 2:
         return [x1, y1, x2, y2]
     return [x1, y1, x2, top + thick / 2]
-
 
 
 def off_label_above(box: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
