@@ -76,7 +76,7 @@ from scipy.optimize import linear_sum_assignment
 
 from tools.common import ToolError, load_image
 from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
-                                match_limit, occluders, placement, placement_cost, within)
+                                match_limit, occluders, off_image, placement, placement_cost, within)
 from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels
@@ -281,10 +281,11 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
 
 
 def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> bool:
-    """The label sits inside the box's top-left corner though it would fit above the box, where renderers draw
-    it when they can: a label drawn above a box as wide as it, glued to its line, and found with it."""
-    return (placement(label, box, thick, size) == INSIDE_TOP_LEFT
-            and box[1] - thick - DRAWN_HEIGHT * (label[3] - label[1]) >= 0)
+    """The label (its letters) sits inside the box's top-left corner though a label that size would fit above the
+    box (:func:`tools.regions_geom.off_image`), where renderers draw it when they can: a label drawn above a box as
+    wide as it, glued to its line, and found with it."""
+    w, h = label[2] - label[0], DRAWN_HEIGHT * (label[3] - label[1])
+    return placement(label, box, thick, size) == INSIDE_TOP_LEFT and not off_image(box, w, h, thick, size, ABOVE)
 
 
 def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],
