@@ -88,7 +88,7 @@ from tools.regions_lines import find_rectangles
 from tools.regions_ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
                                settle_disagreements)
 from tools.regions_places import (DRAWN_HEIGHT, corner_pieces, image_place, label_by_siblings, labels_as_boxes,
-                                  letter_boxes, most_place, odd_places, unglued, union_boxes)
+                                  labels_only, letter_boxes, most_place, odd_places, unglued, union_boxes)
 from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, off_label_above, off_label_below, refit_sides
@@ -271,7 +271,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             place = usual if usual is not None else placement(reg.label_box, box, t, size)
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
-    out = labels_as_boxes(out, rects)
+    out = labels_only(labels_as_boxes(out, rects))
     out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
     if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
         out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)

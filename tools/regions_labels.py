@@ -27,6 +27,11 @@ WORD_JOIN = 0.9              # letters this close (in letter heights) belong to 
 WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is a word ("Region")
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
+# a rectangle that a stroke "0" closes is no taller than the letters beside it (the digits of a number share their
+# height, a word's descenders make it taller): on overlays of seeds 701-710 such rectangles measured the letters
+# beside them at 0.94-1.3 of their height with the outline's half thickness added, small boxes drawn just right of
+# their labels (taken for a "0" before) 0.70-0.88
+RECT_GLYPH_HEIGHT = (0.83, GLYPH_HEIGHT[1])
 BOLD_ASPECT = 1.0   # the same for a bold digit that looks filled: a bold "0" is about as wide as high
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
 # (>= TEXT_INSIDE), with the overlay colour in it (>= FILL_INSIDE: the letter's holes, the fill beside it) and no
@@ -168,7 +173,8 @@ def is_word(box: Sequence[float]) -> bool:
 
 
 def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0,
-                gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT) -> bool:
+                gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT,
+                heights: tuple[float, float] = GLYPH_HEIGHT) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
     (height ratio within GLYPH_HEIGHT, overlapping vertically), at most ``gap_max`` x its height to the side
     (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the next word)."""
@@ -178,7 +184,7 @@ def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol:
         return False
     for bx1, by1, bx2, by2 in strokes:
         gap = max(bx1 - x2, x1 - bx2)
-        if (GLYPH_HEIGHT[0] <= (by2 - by1) / h <= GLYPH_HEIGHT[1]
+        if (heights[0] <= (by2 - by1) / h <= heights[1]
                 and min(y2, by2) - max(y1, by1) >= 0.7 * min(h, by2 - by1) and -tol <= gap <= gap_max * h):
             return True
     return False
@@ -198,7 +204,8 @@ def letter_rects(rects: list[tuple[list[float], float]], blobs: list[LabelBlob])
     def letter(b: list[float], t: float) -> bool:
         outer = (b[0] - t / 2, b[1] - t / 2, b[2] + t / 2, b[3] + t / 2)
         grown = [(x1 - t, y1 - t, x2 + t, y2 + t) for x1, y1, x2, y2 in labels]
-        return (next_letter(outer, strokes, t) or next_letter(outer, words, t, WORD_JOIN)
+        return (next_letter(outer, strokes, t, heights=RECT_GLYPH_HEIGHT)
+                or next_letter(outer, words, t, WORD_JOIN, heights=RECT_GLYPH_HEIGHT)
                 or any(within(outer, g) or _under(outer, g) for g in grown))
 
     return [i for i, (b, t) in enumerate(rects) if letter(b, t)]

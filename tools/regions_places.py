@@ -27,6 +27,7 @@ DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heigh
 ODD_MIN, ODD_SHARE, ODD_SURE = 3, 0.75, 0.9
 UNION_IOU = 0.9    # a box this close to the union of two others inside it is their outer lines, no box of its own
 SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
+LABEL_IOU = 0.7   # a found box this close to where a label was read is that label (its background's edges)
 
 
 def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[Region]:
@@ -38,6 +39,15 @@ def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float]
         return reg.bbox[3] - reg.bbox[1] + rects[i][1] <= LABEL_MAX_H and within(reg.label_box, reg.bbox)
 
     return _hand_over(regions, piece, lambda reg, host, j: within(reg.bbox, host.bbox, rects[j][1]))
+
+
+def labels_only(regions: list[Region]) -> list[Region]:
+    """Regions without the unlabeled boxes that are another region's label (IoU >= LABEL_IOU with where it was read):
+    a filled label's edges, with the lines of its box under it, close a rectangle around the label, which a later
+    read of its letters would take for a box of its own (a "Region 18" across its box read "1" there, and the box
+    "8")."""
+    read_at = [r.label_box for r in regions if r.id >= 0 and r.label_box is not None]
+    return [r for r in regions if r.id >= 0 or not any(iou(r.bbox, b) >= LABEL_IOU for b in read_at)]
 
 
 def corner_pieces(regions: list[Region], tol: float) -> list[Region]:

@@ -23,6 +23,9 @@ LABEL_AREA = 0.25  # most area of such a label, as a share of the box's area
 # a label background is solid; stroke letters cover 12 % of a label's inside or more (median 33 %; tools.draw's four
 # fonts, both formats, ids 1-17, scales 0.55-1.1, lines 1-5 px); a box is empty there
 LABEL_INK = 0.05
+# and a label background (with its text) spans this share of the inside's width or more, between its paddings; a
+# box with its own filled label centred in it (a small box glued below another) may hold a narrower one
+LABEL_SPAN = 0.5
 # px, longest undrawn run along a side of a drawn box: an outline is drawn whole (a later box or label hiding part of
 # it counts as drawn), so a longer gap is a side closed across something else (letters, a line ending short); JPEG
 # may wash a line's colour out over part of one 8 px block. Dev seeds 1/11/21/41/51: 4,449 -> 4,451 exact, 3 -> 8 px
@@ -54,10 +57,18 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         if mask is None or filled is None:
             return True
         rows, cols = inside_outline(box, t, 2)
-        inside = mask[rows, cols] | (filled[rows, cols] > 0)
-        return inside.size == 0 or float(inside.mean()) >= LABEL_INK
+        fill = filled[rows, cols] > 0
+        inside = mask[rows, cols] | fill
+        # a box around its own label background, centred in it and narrower than LABEL_SPAN of it, is a box
+        return inside.size == 0 or (float(inside.mean()) >= LABEL_INK and not (fill.any() and not _spans(inside, LABEL_SPAN)))
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
+
+
+def _spans(drawn: np.ndarray, share: float) -> bool:
+    """What is drawn spans at least ``share`` of the columns (first to last drawn one)."""
+    cols = np.flatnonzero(drawn.any(axis=0))
+    return cols.size > 0 and (cols[-1] - cols[0] + 1) >= share * drawn.shape[1]
 
 
 def _crossed(box: list[float], other: list[float], tol: float) -> bool:
