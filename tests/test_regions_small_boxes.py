@@ -92,3 +92,25 @@ def test_a_rectangle_glued_below_a_box_is_a_label_when_its_background_fills_it()
     assert [b for b, _ in drop_glued_labels([(box, 3.0), (below, 3.0)], (640, 480), mask, filled)] == [box, below]
     filled[254:287, 104:159] = 1                                   # a label background filling the rectangle
     assert [b for b, _ in drop_glued_labels([(box, 3.0), (below, 3.0)], (640, 480), mask, filled)] == [box]
+
+
+def test_a_label_centred_across_both_sides_of_a_narrow_box_is_read_whole(monkeypatch):
+    # benchmark overlay 703:112: "Region 16" centred in a 46 px wide box runs across both its sides; read past the
+    # right side only, "gion 16" read "916"
+    inst, regions = _generated(703, 112)
+    assert _hits(inst, regions, [16]) == 1
+    monkeypatch.setattr(labels_module, "centred_across", lambda blob, rect, past: past)
+    assert _hits(inst, regions, [16]) == 0
+
+
+def test_centred_across_widens_only_a_label_in_the_middle_rows_that_starts_at_the_left_side():
+    from tools.regions_ocr import LabelBlob
+
+    rect = ([268.0, 63.0, 314.0, 172.0], 4.0)
+    past = LabelBlob((274, 114, 323, 126), False)            # widened a digit past the right side
+    middle = LabelBlob((274, 114, 306, 126), False)          # the letters left between the sides, mid-height
+    assert labels_module.centred_across(middle, rect, past).box == (259, 114, 323, 126)   # 268 + 314 - 323
+    top_left = LabelBlob((274, 68, 306, 80), False)          # the same letters inside the top-left corner
+    assert labels_module.centred_across(top_left, rect, past) is past
+    inner = LabelBlob((290, 114, 306, 126), False)           # starting well inside the box: not across its left
+    assert labels_module.centred_across(inner, rect, past) is past

@@ -277,12 +277,27 @@ def across_right_side(blob: LabelBlob, rects: list[tuple[list[float], float]],
         # a word ("Region") may end a word gap before a number erased with the side
         reach = digit + (WORD_JOIN * (y2 - y1) if is_word(blob.box) else 0.0)
         if bx1 < (x1 + x2) / 2 < bx2 and side - t - OUTLINE_HALO - reach <= x2 <= side:
-            return _past_side(blob, side, blobs)
+            return centred_across(blob, ((bx1, by1, bx2, by2), t), _past_side(blob, side, blobs))
         side = bx1 + t / 2   # a left side's inner edge
         if (x1 + x2) / 2 < bx1 and side - t - OUTLINE_HALO - digit <= x2 <= side \
                 and abs(y1 - (by1 - t / 2)) > t + 2 * LETTER_PAD:
             return _past_side(blob, side, blobs)
     return blob
+
+
+def centred_across(blob: LabelBlob, rect: tuple[Sequence[float], float], past: LabelBlob) -> LabelBlob:
+    """``past`` (``blob`` widened past the right side of ``rect``, (box, outline px)) widened as far past the left
+    side too when ``blob`` is a word (:func:`is_word`) that starts at that side, within a digit, in the box's
+    middle rows: a "Region N" label centred in a box narrower than it is drawn across both sides ("Re|gion 16|"
+    read "916" off its middle part). A number is no wider than a box; one centred in it stays inside."""
+    (bx1, by1, bx2, by2), t = rect
+    x1, y1, _, y2 = blob.box
+    digit = DIGIT_WIDTH * (y2 - y1)
+    if (not is_word(blob.box) or x1 > bx1 - t / 2 + t + OUTLINE_HALO + digit
+            or abs((y1 + y2) / 2 - (by1 + by2) / 2) > y2 - y1):
+        return past
+    left = int(round(bx1 + bx2 - past.box[2]))   # as far left of the centre as the right end is right of it
+    return LabelBlob((max(0, left), y1, past.box[2], y2), False)
 
 
 def _past_side(blob: LabelBlob, side: float, blobs: list[LabelBlob]) -> LabelBlob:
