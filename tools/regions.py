@@ -11,7 +11,8 @@ Pipeline of :func:`read_regions`:
    lines, off the filled label backgrounds of :mod:`tools.regions_fill`; labels glued to an outline told apart from
    the outline; an outline drawn around its own filled label, :mod:`tools.regions_frames`) and
    :mod:`tools.regions_prune` (duplicates, pieces of crossing boxes and glued labels dropped; a rectangle with
-   nothing drawn inside is no label); each side is then checked against its corners (:mod:`tools.regions_sides`: a
+   nothing drawn inside, or with a filled label centred in it spanning less than half its width, is no label);
+   each side is then checked against its corners (:mod:`tools.regions_sides`: a
    side on another box's line moves to where the box's own lines end, a side on the image border half a line in),
    and a rectangle closed at the bottom edge of a filled label glued below the box and as wide as it ends at the
    box's own bottom line (:func:`tools.regions_sides.off_label_below`).
@@ -25,11 +26,12 @@ Pipeline of :func:`read_regions`:
    :func:`tools.regions_fill.with_cut_letters`) by the label recognizer (:mod:`tools.label_reader`;
    :func:`tools.regions_ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
    side is read cut off it too, :func:`tools.regions_ids.pictures_off_sides`); a label that runs into its box's
-   right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`).
+   right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`;
+   a "Region N" centred across both sides of a narrow box, past both: :func:`tools.regions_labels.centred_across`).
    Labels grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter
    beside a label is read with it, and a label read over another box's label keeps only its own letters.
-   A rectangle that is a letter of a label (a stroke "0" next to its "1", one half under a label, a small label's
-   fill around a bold letter) is dropped and the labels found again;
+   A rectangle that is a letter of a label (a stroke "0" next to its "1", no taller than the letters beside it; one
+   half under a label, a small label's fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box
    that took in the label background glued to it is fitted back (:func:`tools.regions_places.unglued`; where the
    image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
@@ -37,10 +39,11 @@ Pipeline of :func:`read_regions`:
    side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
    it, and either side of a box whose label is centred in it to where the label's centre puts it
    (:func:`tools.regions_sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
-   that box the label (:func:`tools.regions_places.labels_as_boxes`). A filled label that no box took, read alike
-   off the mask and the picture, finds its box from where the colour's labels sit beside their boxes, or the one
-   place where a box closes around it (:mod:`tools.regions_anchored`: the lines closing a rectangle with the corner
-   or centre the label fixes).
+   that box the label (:func:`tools.regions_places.labels_as_boxes`), and an unlabeled box found where another box's
+   label was read is that label's background, dropped (:func:`tools.regions_places.labels_only`). A filled label
+   that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
+   beside their boxes, or the one place where a box closes around it (:mod:`tools.regions_anchored`: the lines
+   closing a rectangle with the corner or centre the label fixes).
    Where labels go inside their boxes' top-left corners, a label blob that no box took may be a small box inside
    its own label, whose letters cut its lines short: the box starts at the blob's top-left corner
    (:mod:`tools.regions_boxed`); elsewhere, a stroke blob no box took may be a small box around its centred label,

@@ -59,8 +59,10 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         rows, cols = inside_outline(box, t, 2)
         fill = filled[rows, cols] > 0
         inside = mask[rows, cols] | fill
+        if inside.size == 0:
+            return True
         # a box around its own label background, centred in it and narrower than LABEL_SPAN of it, is a box
-        return inside.size == 0 or (float(inside.mean()) >= LABEL_INK and not (fill.any() and not _spans(inside, LABEL_SPAN)))
+        return float(inside.mean()) >= LABEL_INK and not (fill.any() and not _spans(inside, LABEL_SPAN))
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
 
