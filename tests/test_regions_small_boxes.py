@@ -18,19 +18,11 @@ import pytest
 import tools.regions as regions_module
 import tools.regions_labels as labels_module
 import tools.regions_prune as prune_module
-from benchmarks.bench_regions import load_pool, make_instance, recovered
+from benchmarks.bench_regions import recovered
+from tests.test_regions_label_below import _generated
 from tools.regions import Region, read_regions
 from tools.regions_labels import GLYPH_HEIGHT, RECT_GLYPH_HEIGHT, next_letter
 from tools.regions_places import labels_only
-
-
-def _generated(seed: int, k: int):
-    """Overlay ``k`` of the region benchmark's generator at ``seed`` and its drawn regions."""
-    rng, pool = np.random.default_rng(seed), load_pool()
-    for j in range(k + 1):
-        _, img, real = pool[j % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
-    return inst, regions
 
 
 def _hits(inst: np.ndarray, regions, ids: list[int]) -> int:

@@ -28,9 +28,10 @@ WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is 
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
 # a rectangle that a stroke "0" closes is no taller than the letters beside it (the digits of a number share their
-# height, a word's descenders make it taller): on overlays of seeds 701-710 such rectangles measured the letters
-# beside them at 0.94-1.3 of their height with the outline's half thickness added, small boxes drawn just right of
-# their labels (taken for a "0" before) 0.70-0.88
+# height, a word's descenders make it taller): on overlays of seeds 701-710 the rectangles next to a stroke label
+# that matched no drawn box had the letters beside them at 0.94-1.49 of their height (outline's half thickness
+# added; three pieces of other boxes and labels 0.70-0.90), the six small boxes drawn just right of their labels,
+# taken for a "0" before, 0.70-0.88
 RECT_GLYPH_HEIGHT = (0.83, GLYPH_HEIGHT[1])
 BOLD_ASPECT = 1.0   # the same for a bold digit that looks filled: a bold "0" is about as wide as high
 # a small rectangle of a letter's shape (w <= LETTER_ASPECT x h) whose inside is mostly a label's text colour
@@ -176,7 +177,7 @@ def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol:
                 gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT,
                 heights: tuple[float, float] = GLYPH_HEIGHT) -> bool:
     """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
-    (height ratio within GLYPH_HEIGHT, overlapping vertically), at most ``gap_max`` x its height to the side
+    (the letter's height over the box's within ``heights``, overlapping vertically), at most ``gap_max`` x its height to the side
     (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the next word)."""
     x1, y1, x2, y2 = box
     h = y2 - y1

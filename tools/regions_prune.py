@@ -41,7 +41,8 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
     """Drop small rectangles that sit where a label of a larger one goes and share one of its lines: a label
     background (or a letter) glued to an outline closes a rectangle with it; the label reader reads it instead.
     ``size``: image (W, H). ``mask``, ``filled``: the colour's mask and filled label areas; given, a rectangle with
-    less than LABEL_INK of them inside is a box, whatever its place."""
+    less than LABEL_INK of them inside is a box, whatever its place, and so is one holding a filled label that spans
+    less than LABEL_SPAN of its width (its own label)."""
     def glued(box: list[float], t: float, other: list[float]) -> bool:
         w, h = box[2] - box[0], box[3] - box[1]
         if h > LABEL_MAX_H or w * h > LABEL_AREA * (other[2] - other[0]) * (other[3] - other[1]):
@@ -61,7 +62,8 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         inside = mask[rows, cols] | fill
         if inside.size == 0:
             return True
-        # a box around its own label background, centred in it and narrower than LABEL_SPAN of it, is a box
+        # a filled label narrower than LABEL_SPAN of the inside is a box's own label (centred in a small box glued
+        # below another), not a label background that closed the rectangle
         return float(inside.mean()) >= LABEL_INK and not (fill.any() and not _spans(inside, LABEL_SPAN))
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
