@@ -176,9 +176,10 @@ def is_word(box: Sequence[float]) -> bool:
 def next_letter(box: list[int] | tuple[int, ...], strokes: list[list[int]], tol: float = 0.0,
                 gap_max: float = GLYPH_GAP, aspect: float = GLYPH_ASPECT,
                 heights: tuple[float, float] = GLYPH_HEIGHT) -> bool:
-    """A box (x1, y1, x2, y2, outer edges) narrower than GLYPH_ASPECT x its height on the line of a stroke letter
-    (the letter's height over the box's within ``heights``, overlapping vertically), at most ``gap_max`` x its height to the side
-    (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the next word)."""
+    """A box (x1, y1, x2, y2, outer edges) narrower than ``aspect`` x its height on the line of a stroke letter
+    (the letter's height over the box's within ``heights``, overlapping vertically), at most ``gap_max`` x its
+    height to the side (``tol`` px of overlap allowed): the next letter of one word (or, with a word gap, of the
+    next word)."""
     x1, y1, x2, y2 = box
     h = y2 - y1
     if x2 - x1 > aspect * h:
@@ -294,7 +295,7 @@ def centred_across(blob: LabelBlob, rect: tuple[Sequence[float], float], past: L
     (bx1, by1, bx2, by2), t = rect
     x1, y1, _, y2 = blob.box
     digit = DIGIT_WIDTH * (y2 - y1)
-    if (not is_word(blob.box) or x1 > bx1 - t / 2 + t + OUTLINE_HALO + digit
+    if (not is_word(blob.box) or x1 > bx1 + t / 2 + OUTLINE_HALO + digit   # past the left side's inner edge
             or abs((y1 + y2) / 2 - (by1 + by2) / 2) > y2 - y1):
         return past
     left = int(round(bx1 + bx2 - past.box[2]))   # as far left of the centre as the right end is right of it

@@ -62,17 +62,17 @@ def drop_glued_labels(rects: list[tuple[list[float], float]], size: tuple[int, i
         inside = mask[rows, cols] | fill
         if inside.size == 0:
             return True
-        # a filled label narrower than LABEL_SPAN of the inside is a box's own label (centred in a small box glued
-        # below another), not a label background that closed the rectangle
-        return float(inside.mean()) >= LABEL_INK and not (fill.any() and not _spans(inside, LABEL_SPAN))
+        # where a filled label is inside, what is drawn there spans a label background's width; narrower, it is a
+        # box's own label (centred in a small box glued below another)
+        return float(inside.mean()) >= LABEL_INK and (not fill.any() or _drawn_across(inside) >= LABEL_SPAN)
 
     return [(b, t) for b, t in rects if not (any(glued(b, t, o) for o, _ in rects if o is not b) and inked(b, t))]
 
 
-def _spans(drawn: np.ndarray, share: float) -> bool:
-    """What is drawn spans at least ``share`` of the columns (first to last drawn one)."""
+def _drawn_across(drawn: np.ndarray) -> float:
+    """Share of the columns from the first drawn one to the last (0 when nothing is drawn)."""
     cols = np.flatnonzero(drawn.any(axis=0))
-    return cols.size > 0 and (cols[-1] - cols[0] + 1) >= share * drawn.shape[1]
+    return (cols[-1] - cols[0] + 1) / drawn.shape[1] if cols.size else 0.0
 
 
 def _crossed(box: list[float], other: list[float], tol: float) -> bool:
