@@ -19,7 +19,7 @@ from tools.draw import RegionStyle, draw_regions
 import tools.regions as regions_module
 from tools.regions import Region, overlay_mask, read_regions
 import tools.regions_scale as scale_module
-from tools.regions_scale import (LOOKS, WORK_THICK, outvote, read_scaled, second_look, seen_alike,
+from tools.regions_scale import (LOOKS, WORK_THICK, outvote, read_scaled, second_look, seen_alike, surer_first,
                                  stroke_thickness, working_scale)
 
 GREY = np.full((400, 600, 3), 120, np.uint8)
@@ -204,3 +204,37 @@ def test_seen_alike_keeps_agreed_regions_that_relabel_no_labelled_box():
     for reg in agreed:
         reg.label_box = [0, 0, 8, 8]   # a blank corner of the image: no read could name either id
     assert seen_alike(np.zeros((200, 300, 3), np.uint8), first, agreed) == agreed
+
+
+def test_a_vote_loses_to_a_first_read_whose_label_box_reads_its_own_id_at_least_as_surely():
+    rival = _region(13, [100, 100, 160, 150])
+    assert surer_first(0.81, [rival], [(13, "13", 1.0)])        # the first read's label is the surer read
+    assert surer_first(0.9, [rival], [(13, "13", 0.9)])         # a tie stands with the first read
+    assert not surer_first(0.97, [rival], [(13, "13", 0.9)])    # the vote's label is surer
+    assert not surer_first(0.5, [rival], [(18, "18", 1.0)])     # the first box's label does not read as its id
+    assert not surer_first(0.5, [], [])
+
+
+@pytest.fixture(scope="module")
+def fresh_seed_710() -> dict[int, tuple[np.ndarray, list]]:
+    """Overlays 16 and 93 of the region benchmark's generator at seed 710 (image, drawn regions)."""
+    rng, pool, out = np.random.default_rng(710), load_pool(), {}
+    for k in range(94):
+        _, img, real = pool[k % len(pool)]
+        inst, regions, _, _ = make_instance(rng, img, real)
+        if k in (16, 93):
+            out[k] = (inst, regions)
+    return out
+
+
+@pytest.mark.parametrize("k", [16, 93])
+def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_found_it_loses(fresh_seed_710, k,
+                                                                                              monkeypatch):
+    # seed 710, overlay 16: both scaled reads take a stroke "Region 9" for 0 and the recognizer reads their label
+    # box as 0 (0.64), but the first read's label box as 9 (0.83); overlay 93: they give box 15 the label 8 off a
+    # label box around both labels, "8" and "15", and box 8's outline (0.48), where the first read's label box reads
+    # 15 (1.0). Ground truth is the drawn layout
+    inst, regions = fresh_seed_710[k]
+    assert score(read_regions(inst), regions) == (len(regions), 0)
+    monkeypatch.setattr(scale_module, "surer_first", lambda confidence, rivals, reads: False)
+    assert score(read_regions(inst), regions) != (len(regions), 0)
