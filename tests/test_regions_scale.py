@@ -208,11 +208,13 @@ def test_seen_alike_keeps_agreed_regions_that_relabel_no_labelled_box():
 
 def test_a_vote_loses_to_a_first_read_whose_label_box_reads_its_own_id_at_least_as_surely():
     rival = _region(13, [100, 100, 160, 150])
-    assert surer_first(0.81, [rival], [(13, "13", 1.0)])        # the first read's label is the surer read
-    assert surer_first(0.9, [rival], [(13, "13", 0.9)])         # a tie stands with the first read
-    assert not surer_first(0.97, [rival], [(13, "13", 0.9)])    # the vote's label is surer
-    assert not surer_first(0.5, [rival], [(18, "18", 1.0)])     # the first box's label does not read as its id
-    assert not surer_first(0.5, [], [])
+    assert surer_first(8, 0.81, [rival], [(13, "13", 1.0)])        # the first read's label is the surer read
+    assert surer_first(8, 0.9, [rival], [(13, "13", 0.9)])         # a tie stands with the first read
+    assert not surer_first(8, 0.97, [rival], [(13, "13", 0.9)])    # the vote's label is surer
+    assert not surer_first(8, 0.5, [rival], [(18, "18", 1.0)])     # the first box's label does not read as its id
+    assert not surer_first(8, 0.5, [], [])
+    # a first label box that cut off the "1" of "13" reads 3 as surely as a whole label: the vote stands
+    assert not surer_first(13, 0.97, [_region(3, [100, 100, 160, 150])], [(3, "3", 1.0)])
 
 
 @pytest.fixture(scope="module")
@@ -236,5 +238,5 @@ def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_
     # 15 (1.0). Ground truth is the drawn layout
     inst, regions = fresh_seed_710[k]
     assert score(read_regions(inst), regions) == (len(regions), 0)
-    monkeypatch.setattr(scale_module, "surer_first", lambda confidence, rivals, reads: False)
+    monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: False)
     assert score(read_regions(inst), regions) != (len(regions), 0)
