@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_regions import load_pool, make_instance, score, voc_boxes
+from tests.test_regions_label_below import _generated
 from tools.common import downscale, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 import tools.regions as regions_module
@@ -217,26 +218,24 @@ def test_a_vote_loses_to_a_first_read_whose_label_box_reads_its_own_id_at_least_
     assert not surer_first(13, 0.97, [_region(3, [100, 100, 160, 150])], [(3, "3", 1.0)])
 
 
-@pytest.fixture(scope="module")
-def fresh_seed_710() -> dict[int, tuple[np.ndarray, list]]:
-    """Overlays 16 and 93 of the region benchmark's generator at seed 710 (image, drawn regions)."""
-    rng, pool, out = np.random.default_rng(710), load_pool(), {}
-    for k in range(94):
-        _, img, real = pool[k % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
-        if k in (16, 93):
-            out[k] = (inst, regions)
-    return out
-
-
 @pytest.mark.parametrize("k", [16, 93])
-def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_found_it_loses(fresh_seed_710, k,
-                                                                                              monkeypatch):
+def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_found_it_loses(k, monkeypatch):
     # seed 710, overlay 16: both scaled reads take a stroke "Region 9" for 0 and the recognizer reads their label
     # box as 0 (0.64), but the first read's label box as 9 (0.83); overlay 93: they give box 15 the label 8 off a
     # label box around both labels, "8" and "15", and box 8's outline (0.48), where the first read's label box reads
     # 15 (1.0). Ground truth is the drawn layout
-    inst, regions = fresh_seed_710[k]
+    inst, regions = _generated(710, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: False)
+    assert score(read_regions(inst), regions) != (len(regions), 0)
+
+
+def test_a_vote_that_adds_the_digit_the_first_label_box_cut_off_stands(monkeypatch):
+    # seed 702, overlay 185: the first read's label box cut off the "1" of "13" and reads 3 (1.0); the scaled reads
+    # agree on 13, which the recognizer reads at full scale off their label box (0.97). Without the digit exception
+    # the surer 3 would stand. Ground truth is the drawn layout
+    inst, regions = _generated(702, 185)
+    assert score(read_regions(inst), regions) == (len(regions), 0)
+    monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: any(
+        rid == f.id and conf >= confidence for f, (rid, _, conf) in zip(rivals, reads)))
     assert score(read_regions(inst), regions) != (len(regions), 0)
