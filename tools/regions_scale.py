@@ -116,18 +116,16 @@ def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any
     "0" the recognizer reads as no number at full scale); fresh seeds 301/311: 1 overlay worse, none better.
     Nor those whose label box reads as their id less surely than the label box of the box they would relabel
     reads as that box's own id (:func:`surer_first`)."""
-    disputed = [k for k, a in enumerate(agreed) if a.label_box is not None
-                and any(f.id >= 0 and f.id != a.id and iou(f.bbox, a.bbox) >= SAME_BOX for f in first)]
+    relabelled = [[f for f in first if f.id >= 0 and f.id != a.id and iou(f.bbox, a.bbox) >= SAME_BOX] for a in agreed]
+    disputed = [k for k, a in enumerate(agreed) if a.label_box is not None and relabelled[k]]
     if not disputed:
         return agreed
-    rivals = [[f for f in first if f.id >= 0 and f.id != agreed[k].id and f.label_box is not None
-               and iou(f.bbox, agreed[k].bbox) >= SAME_BOX] for k in disputed]
+    rivals = [[f for f in relabelled[k] if f.label_box is not None] for k in disputed]
     reads = READER.read(rgb, [agreed[k].label_box for k in disputed] + [f.label_box for fs in rivals for f in fs])
-    theirs, start = reads[:len(disputed)], len(disputed)
-    wrong = set()
-    for k, (rid, _, conf), fs in zip(disputed, theirs, rivals):
+    start, wrong = len(disputed), set()
+    for k, (rid, _, conf), fs in zip(disputed, reads, rivals):   # the disputed regions' reads come first
         own, start = reads[start:start + len(fs)], start + len(fs)
-        if rid != agreed[k].id or surer_first(rid, conf, fs, own):
+        if rid != agreed[k].id or surer_first(agreed[k].id, conf, fs, own):
             wrong.add(k)
     return [a for k, a in enumerate(agreed) if k not in wrong]
 
