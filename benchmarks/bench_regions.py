@@ -90,8 +90,9 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
 
 def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]], scale: float = 1.0):
     """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) in a layout a person
-    can read (:func:`tools.draw.legible_layout`; after 50 draws that are not, the last one). ``scale``: the overlay is drawn on the image enlarged that much, boxes, outline widths
-    and fonts in proportion (a high-resolution frame annotated alike); the random draws do not depend on it."""
+    can read (:func:`tools.draw.legible_layout`; after 50 draws that are not, the last one). ``scale``: the overlay
+    is drawn on the image enlarged that much, boxes, outline widths and fonts in proportion (a high-resolution frame
+    annotated alike); the random draws do not depend on it."""
     h, w = img.shape[:2]
     for _ in range(50):
         n = int(rng.integers(2, 11))

@@ -22,7 +22,9 @@ from benchmarks.bench_regions import recovered
 from tests.test_regions_label_below import _generated
 from tools.regions import Region, read_regions
 from tools.regions_labels import GLYPH_HEIGHT, RECT_GLYPH_HEIGHT, next_letter
+from tools.regions_ocr import LabelBlob
 from tools.regions_places import labels_only
+from tools.regions_prune import drop_glued_labels
 
 
 def _hits(inst: np.ndarray, regions, ids: list[int]) -> int:
@@ -76,8 +78,6 @@ def test_a_small_box_glued_below_another_with_its_filled_label_centred_in_it_is_
 
 
 def test_a_rectangle_glued_below_a_box_is_a_label_when_its_background_fills_it():
-    from tools.regions_prune import drop_glued_labels
-
     box, below = [100.0, 100.0, 300.0, 250.0], [100.0, 250.0, 162.0, 290.0]   # sharing box's bottom line
     mask, filled = np.zeros((480, 640), bool), np.zeros((480, 640), np.uint8)
     filled[254:287, 121:142] = 1                                   # a filled label a third as wide, centred
@@ -96,8 +96,6 @@ def test_a_label_centred_across_both_sides_of_a_narrow_box_is_read_whole(monkeyp
 
 
 def test_centred_across_widens_only_a_label_in_the_middle_rows_that_starts_at_the_left_side():
-    from tools.regions_ocr import LabelBlob
-
     rect = ([268.0, 63.0, 314.0, 172.0], 4.0)
     past = LabelBlob((274, 114, 323, 126), False)            # widened a digit past the right side
     middle = LabelBlob((274, 114, 306, 126), False)          # the letters left between the sides, mid-height

@@ -121,10 +121,12 @@ def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any
     if not disputed:
         return agreed
     rivals = [[f for f in relabelled[k] if f.label_box is not None] for k in disputed]
+    # one recognizer call: the disputed regions' label boxes, then their rivals' in turn
     reads = READER.read(rgb, [agreed[k].label_box for k in disputed] + [f.label_box for fs in rivals for f in fs])
-    start, wrong = len(disputed), set()
-    for k, (rid, _, conf), fs in zip(disputed, reads, rivals):   # the disputed regions' reads come first
-        own, start = reads[start:start + len(fs)], start + len(fs)
+    theirs = iter(reads[len(disputed):])
+    wrong = set()
+    for k, (rid, _, conf), fs in zip(disputed, reads, rivals):
+        own = [next(theirs) for _ in fs]
         if rid != agreed[k].id or surer_first(agreed[k].id, conf, fs, own):
             wrong.add(k)
     return [a for k, a in enumerate(agreed) if k not in wrong]
