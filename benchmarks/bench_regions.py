@@ -20,7 +20,11 @@ annotated (:mod:`tools.regions_scale`).
 Second suite: the ground-truth generator's own overlays (``uav-agent synth``; each record's ``meta.regions``
 holds the exact boxes, drawn rounded to whole pixels), generated with a seed not used while developing.
 
-Run: ``.venv/bin/python -m benchmarks.bench_regions [--n 320] [--synth DIR]``; writes docs/figures/regions.json.
+The accuracy set's figures are also broken down by how each region was drawn (``by_style``:
+:mod:`benchmarks.regions_by_style`).
+
+Run: ``.venv/bin/python -m benchmarks.bench_regions [--n 320] [--synth DIR] [--out FILE]``; writes
+docs/figures/regions.json unless ``--out`` names another file.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from tools.common import jpeg_roundtrip, load_image  # noqa: E402
 from tools.draw import RegionStyle, draw_regions, legible_layout, random_style  # noqa: E402
 from tools.regions import iou, read_regions  # noqa: E402
 from benchmarks.figures import write_figures
+from benchmarks.regions_by_style import StyleTally
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -177,13 +182,14 @@ class Tally:
 
 def read_overlays(rng: np.random.Generator, pool: list, n: int, scale: float = 1.0, desc: str | None = None):
     """Draw ``n`` benchmark overlays (:func:`make_instance`) and read them: yields (index, picture name, picture
-    width before scaling, JPEG quality, overlay, drawn regions, every region read, seconds read_regions took)."""
+    width before scaling, JPEG quality, overlay, drawn regions, every region read, seconds read_regions took, the
+    regions' styles)."""
     for k in tqdm(range(n), desc=desc, disable=True if desc is None else None):
         name, img, real = pool[k % len(pool)]
-        inst, regions, q, _ = make_instance(rng, img, real, scale)
+        inst, regions, q, styles = make_instance(rng, img, real, scale)
         t0 = time.perf_counter()
         every = read_regions(inst, include_unlabeled=True)
-        yield k, name, img.shape[1], q, inst, regions, every, time.perf_counter() - t0
+        yield k, name, img.shape[1], q, inst, regions, every, time.perf_counter() - t0, styles
 
 
 def synth_suite(folder: Path) -> dict:
@@ -206,7 +212,7 @@ def scaled_suite(n: int, seed: int, scale: float) -> dict:
     """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`), and the time
     per frame drawn from a 1080p photo (3840 x 2160 at 2x)."""
     tally, times = Tally(), []
-    for _, _, width, _, _, regions, every, dt in read_overlays(np.random.default_rng(seed), load_pool(), n, scale,
+    for _, _, width, _, _, regions, every, dt, _ in read_overlays(np.random.default_rng(seed), load_pool(), n, scale,
                                                                f"overlays at {scale:g}x"):
         tally.add(every, regions)
         if width == 1920:
@@ -227,15 +233,19 @@ def main() -> None:
     ap.add_argument("--scaled-n", type=int, default=100,
                     help="overlays drawn at --scale times the size (a different seed: --seed + 1); 0: none")
     ap.add_argument("--scale", type=float, default=2.0)
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "figures" / "regions.json",
+                    help="where the figures are written")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     pool = load_pool()
     warm_up()
-    tally, times_1080, failures = Tally(), [], 0
-    for k, name, width, q, inst, regions, every, dt in read_overlays(rng, pool, args.n):
+    tally, by_style, times_1080, failures = Tally(), StyleTally(), [], 0
+    for k, name, width, q, inst, regions, every, dt, styles in read_overlays(rng, pool, args.n):
         if width == 1920:
             times_1080.append(dt)
         h, e = tally.add(every, regions)
+        labelled = [r for r in every if r.id >= 0]
+        by_style.add(regions, styles, q, [recovered(labelled, rid, box) for rid, box in regions])
         if (h < len(regions) or e) and failures < args.show_failures:
             failures += 1
             path = f"/tmp/regions_fail_{k}.png"
@@ -257,12 +267,12 @@ def main() -> None:
         "images_1080p": len(times_1080),
         "criterion": "right id and IoU >= 0.9; JPEG q 60-95; random styles; real VOC boxes (sides >= 20 px) or random",
         "seed": args.seed,
+        "by_style": by_style.figures(),
         "synth_suite": synth_suite(args.synth) if args.synth else None,
         "scaled_suite": scaled_suite(args.scaled_n, args.seed + 1, args.scale) if args.scaled_n else None,
     }
     print(json.dumps(figures, indent=2))
-    out = ROOT / "docs" / "figures" / "regions.json"
-    write_figures(figures, out, echo=False)
+    write_figures(figures, args.out, echo=False)
 
 
 if __name__ == "__main__":
