@@ -212,8 +212,8 @@ def scaled_suite(n: int, seed: int, scale: float) -> dict:
     """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`), and the time
     per frame drawn from a 1080p photo (3840 x 2160 at 2x)."""
     tally, times = Tally(), []
-    for _, _, width, _, _, regions, every, dt, _ in read_overlays(np.random.default_rng(seed), load_pool(), n, scale,
-                                                               f"overlays at {scale:g}x"):
+    overlays = read_overlays(np.random.default_rng(seed), load_pool(), n, scale, f"overlays at {scale:g}x")
+    for _, _, width, _, _, regions, every, dt, _ in overlays:
         tally.add(every, regions)
         if width == 1920:
             times.append(dt)

@@ -17,14 +17,14 @@ from tools.draw import RegionStyle
 Box = Sequence[float]
 
 
-def _band(value: float, edges: Sequence[float], unit: str = "") -> str:
+def _band(value: float, edges: Sequence[float]) -> str:
     """The band of ``edges`` that ``value`` falls in, e.g. "0.65-0.8" ("< first", ">= last" at the ends)."""
     if value < edges[0]:
-        return f"< {edges[0]:g}{unit}"
+        return f"< {edges[0]:g}"
     for lo, hi in zip(edges, edges[1:]):
         if value < hi:
-            return f"{lo:g}-{hi:g}{unit}"
-    return f">= {edges[-1]:g}{unit}"
+            return f"{lo:g}-{hi:g}"
+    return f">= {edges[-1]:g}"
 
 
 # attribute -> its group of one drawn region (style, box [x1, y1, x2, y2] px, JPEG quality of the overlay)

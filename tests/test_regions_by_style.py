@@ -14,7 +14,7 @@ def test_band_edges() -> None:
     assert _band(0.55, (0.65, 0.8)) == "< 0.65"
     assert _band(0.65, (0.65, 0.8)) == "0.65-0.8"
     assert _band(0.8, (0.65, 0.8)) == ">= 0.8"
-    assert _band(39, (40, 80), " px") == "< 40 px"
+    assert _band(160, (40, 80, 160)) == ">= 160"
 
 
 def test_tally_counts_each_region_once_per_attribute() -> None:
