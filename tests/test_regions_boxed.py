@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tools.regions as regions_module
-from benchmarks.bench_regions import load_pool, make_instance, score
+from benchmarks.bench_regions import nth_overlay, score
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 from tools.regions import read_regions
@@ -95,10 +95,7 @@ def test_a_small_box_nearly_filled_by_its_centred_stroke_label_is_read(seed, k, 
     # overlays of the region benchmark's generator (ground truth: the drawn layout): a bold "6" centred in a 35 px
     # box whose colour's other labels sit below their boxes (161:33), and "Region 20" centred in a box barely
     # larger (141:34). The letters touch the outline, so box and label make one blob that no found box takes
-    rng, pool = np.random.default_rng(seed), load_pool()
-    for j in range(k + 1):
-        _, img, real = pool[j % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
+    inst, regions = nth_overlay(seed, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     original = regions_module.boxed_labels
     monkeypatch.setattr(regions_module, "boxed_labels", lambda *args: [] if args[-1] is True else original(*args))

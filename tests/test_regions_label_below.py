@@ -13,25 +13,16 @@ import numpy as np
 import pytest
 
 import tools.regions as regions_module
-from benchmarks.bench_regions import load_pool, make_instance, recovered, score
+from benchmarks.bench_regions import nth_overlay, recovered, score
 from tools.regions import read_regions
 from tools.regions_sides import off_label_above, off_label_below
-
-
-def _generated(seed: int, k: int):
-    """Overlay ``k`` of the region benchmark's generator at ``seed`` and its drawn regions."""
-    rng, pool = np.random.default_rng(seed), load_pool()
-    for j in range(k + 1):
-        _, img, real = pool[j % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
-    return inst, regions
 
 
 @pytest.mark.parametrize("seed,k,rid", [(161, 66, 11), (171, 37, None), (151, 101, None)])
 def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(seed, k, rid, monkeypatch):
     # benchmark overlays (analysis seeds) where a filled label below a box is as wide as it: "11" under a 38 px box
     # (161:66; that overlay's box 16 is read wrong for another reason), and two whole overlays read exactly
-    inst, regions = _generated(seed, k)
+    inst, regions = nth_overlay(seed, k)
     wanted = [(i, box) for i, box in regions if rid is None or i == rid]
 
     def hits() -> int:
@@ -46,7 +37,7 @@ def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(seed
 def test_a_box_closed_at_the_top_of_its_glued_label_ends_at_its_own_line_where_labels_sit_above(monkeypatch):
     # analysis overlay 141:46: eight boxes labelled above, "18" as wide as its box: taken for a label inside the
     # box's top-left corner, but the image's other labels sit above their boxes
-    inst, regions = _generated(141, 46)
+    inst, regions = nth_overlay(141, 46)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(regions_module, "off_label_above", lambda box, thick, mask: [float(v) for v in box])
     assert score(read_regions(inst), regions)[0] < len(regions)

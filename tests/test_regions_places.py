@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 import tools.regions_places as places_module
-from benchmarks.bench_regions import score
+from benchmarks.bench_regions import nth_overlay, score
 from tests.test_regions_hidden import _missed, _read, _style
-from tests.test_regions_label_below import _generated
 from tests.test_regions_hidden import _overlay as _drawn
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
@@ -352,7 +351,7 @@ def test_a_label_whose_window_holds_another_boxs_line_is_read_in_a_narrower_one(
     # analysis overlays of the region benchmark's generator: a centred stroke "9" whose left edge box 1's side
     # touches (401:45), a filled label left of its box (491:55); the window sized for the image's longest number
     # holds the line and reads no number
-    inst, regions = _generated(seed, k)
+    inst, regions = nth_overlay(seed, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(places_module, "_narrower", lambda w, digit, longest: [w])
     assert score(read_regions(inst), regions)[0] < len(regions)

@@ -13,8 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import load_pool, make_instance, score, voc_boxes
-from tests.test_regions_label_below import _generated
+from benchmarks.bench_regions import load_pool, make_instance, nth_overlay, score, voc_boxes
 from tools.common import downscale, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 import tools.regions as regions_module
@@ -224,7 +223,7 @@ def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_
     # box as 0 (0.64), but the first read's label box as 9 (0.83); overlay 93: they give box 15 the label 8 off a
     # label box around both labels, "8" and "15", and box 8's outline (0.48), where the first read's label box reads
     # 15 (1.0). Ground truth is the drawn layout
-    inst, regions = _generated(710, k)
+    inst, regions = nth_overlay(710, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: False)
     assert score(read_regions(inst), regions) != (len(regions), 0)
@@ -234,8 +233,7 @@ def test_a_vote_that_adds_the_digit_the_first_label_box_cut_off_stands(monkeypat
     # seed 702, overlay 185: the first read's label box cut off the "1" of "13" and reads 3 (1.0); the scaled reads
     # agree on 13, which the recognizer reads at full scale off their label box (0.97). Without the digit exception
     # the surer 3 would stand. Ground truth is the drawn layout
-    inst, regions = _generated(702, 185)
+    inst, regions = nth_overlay(702, 185)
     assert score(read_regions(inst), regions) == (len(regions), 0)
-    monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: any(
-        rid == f.id and conf >= confidence for f, (rid, _, conf) in zip(rivals, reads)))
+    monkeypatch.setattr(scale_module, "digits_cut", lambda first, voted: False)
     assert score(read_regions(inst), regions) != (len(regions), 0)

@@ -18,8 +18,7 @@ import pytest
 import tools.regions as regions_module
 import tools.regions_labels as labels_module
 import tools.regions_prune as prune_module
-from benchmarks.bench_regions import recovered
-from tests.test_regions_label_below import _generated
+from benchmarks.bench_regions import nth_overlay, recovered
 from tools.regions import Region, read_regions
 from tools.regions_labels import GLYPH_HEIGHT, RECT_GLYPH_HEIGHT, next_letter
 from tools.regions_ocr import LabelBlob
@@ -36,7 +35,7 @@ def _hits(inst: np.ndarray, regions, ids: list[int]) -> int:
 def test_a_small_box_just_right_of_its_label_is_no_letter_of_it(seed, k, ids, monkeypatch):
     # benchmark overlays: a 20-34 px box a few px right of "Region 12" (702:12), of "13" (702:41), of bold
     # "Region 9" and "Region 13" (708:95) closes a rectangle where the label's next letter would go
-    inst, regions = _generated(seed, k)
+    inst, regions = nth_overlay(seed, k)
     assert _hits(inst, regions, ids) == len(ids)
     monkeypatch.setattr(labels_module, "RECT_GLYPH_HEIGHT", GLYPH_HEIGHT)   # as loose as a letter's height
     assert _hits(inst, regions, ids) < len(ids)
@@ -55,7 +54,7 @@ def test_a_box_found_where_another_box_label_was_read_is_that_label(monkeypatch)
     # benchmark overlay 706:88: "Region 18" on a filled background wider than its box, centred in it; the label's
     # edges and the box's left side close a rectangle that the box's lines refit into the label's own box, and a
     # later read there took "1" from "18"
-    inst, regions = _generated(706, 88)
+    inst, regions = nth_overlay(706, 88)
     assert _hits(inst, regions, [18]) == 1
     monkeypatch.setattr(regions_module, "labels_only", lambda regs: regs)
     assert _hits(inst, regions, [18]) == 0
@@ -71,7 +70,7 @@ def test_labels_only_drops_unlabeled_boxes_on_a_read_label():
 def test_a_small_box_glued_below_another_with_its_filled_label_centred_in_it_is_a_box(monkeypatch):
     # benchmark overlay 710:45: box 2 (62 x 40 px) drawn edge to edge below box 1, its filled "2" centred in it: it
     # sits where box 1's label would go and has something drawn inside, as a label glued to box 1 would
-    inst, regions = _generated(710, 45)
+    inst, regions = nth_overlay(710, 45)
     assert _hits(inst, regions, [2]) == 1
     monkeypatch.setattr(prune_module, "LABEL_SPAN", 0.0)   # any label background inside made it a label
     assert _hits(inst, regions, [2]) == 0
@@ -89,7 +88,7 @@ def test_a_rectangle_glued_below_a_box_is_a_label_when_its_background_fills_it()
 def test_a_label_centred_across_both_sides_of_a_narrow_box_is_read_whole(monkeypatch):
     # benchmark overlay 703:112: "Region 16" centred in a 46 px wide box runs across both its sides; read past the
     # right side only, "gion 16" read "916"
-    inst, regions = _generated(703, 112)
+    inst, regions = nth_overlay(703, 112)
     assert _hits(inst, regions, [16]) == 1
     monkeypatch.setattr(labels_module, "centred_across", lambda blob, rect, past: past)
     assert _hits(inst, regions, [16]) == 0
