@@ -13,7 +13,7 @@ import pytest
 from tests.test_regions_hidden import _missed
 from tests.test_regions_hidden import _style as style_of
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions
+from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import colour_layers, iou, read_regions
 from tools.regions_geom import BELOW, CENTRED
 from tools.regions_sides import _along, _column, label_side, refit_sides
@@ -175,3 +175,17 @@ def test_a_line_beyond_the_image_is_undrawn_without_warnings():
         below, right = _along(mask, 70.0, 2.0, 0, 80), _column(mask, 90.0, 2.0, 0, 60)
     assert below.shape == (80,) and not below.any() and right.shape == (60,) and not right.any()
     assert _along(mask, 30.0, 2.0, 0, 80).all()   # a line inside the image: drawn where the mask is
+
+
+@pytest.mark.parametrize("cut", ["top", "bottom"])
+def test_a_box_cut_in_two_by_its_centred_label_takes_the_side_beyond_it(shared_data, cut):
+    # a filled label wider than its box, centred in it, is drawn across both sides: the rectangle search closes the
+    # box at the label's edge (benchmark overlay 701:50, "17" in a 41 px box); the label's centre puts the other side
+    box = [100.0, 100.0, 126.0, 170.0]
+    style = _style(5, "inside_center")
+    lx1, ly1, lx2, ly2 = label_box(box, "17", style, (1000, 1000))
+    assert lx1 < box[0] and lx2 > box[2]   # the label covers both sides
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    mask = _mask(jpeg_roundtrip(draw_regions(img, [(17, box)], style), 80))
+    found = [box[0], ly2, box[2], box[3]] if cut == "top" else [box[0], box[1], box[2], ly1]
+    assert _close(label_side(found, [lx1, ly1, lx2, ly2], 5.0, CENTRED, mask), box)
