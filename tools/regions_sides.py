@@ -187,25 +187,26 @@ def label_side(box: Sequence[float], label: Sequence[float], thick: float, place
         out[0] = _out_to(mask, out, label[0] - h - LABEL_INSET, label[0] - h + 1, thick)
     elif place == LEFT:
         out[0] = _out_to(mask, out, label[2] + h - 1, label[2] + h + LABEL_INSET, thick)
-    elif place == CENTRED:   # each side where the other one and the label's centre put it, looked at as a left side
-        w = mask.shape[1]
-        cx = (label[0] + label[2]) / 2
-        out[0] = _out_to(mask, out, 2 * cx - x2 - CENTRE_TOL, 2 * cx - x2 + CENTRE_TOL, thick)
-        flipped = [w - 1 - out[2], y1, w - 1 - out[0], y2]
-        c = w - 1 - cx
-        out[2] = w - 1 - _out_to(mask[:, ::-1], flipped, 2 * c - flipped[2] - CENTRE_TOL,
-                                 2 * c - flipped[2] + CENTRE_TOL, thick)
-        # and the top and bottom sides alike, looked at as left sides of the box turned on its side (a label as
-        # wide as its box drawn across both its sides cuts them, and the rectangle closes at the label's edge)
-        ht = mask.shape[0]
-        cy, turned = (label[1] + label[3]) / 2, np.ascontiguousarray(mask.T)
-        out[1] = _out_to(turned, [out[1], out[0], out[3], out[2]], 2 * cy - out[3] - CENTRE_TOL,
-                         2 * cy - out[3] + CENTRE_TOL, thick)
-        c = ht - 1 - cy
-        flipped = [ht - 1 - out[3], out[0], ht - 1 - out[1], out[2]]
-        out[3] = ht - 1 - _out_to(turned[:, ::-1], flipped, 2 * c - flipped[2] - CENTRE_TOL,
-                                  2 * c - flipped[2] + CENTRE_TOL, thick)
+    elif place == CENTRED:   # each side where the other one and the label's centre put it
+        out[0], out[2] = _centred(mask, out, (label[0] + label[2]) / 2, thick)
+        # the top and bottom alike, on the box turned on its side: a label wider than its box is drawn across both
+        # its sides, and the rectangle closes at the label's edge
+        turned = np.ascontiguousarray(mask.T)
+        out[1], out[3] = _centred(turned, [out[1], out[0], out[3], out[2]], (label[1] + label[3]) / 2, thick)
     return out
+
+
+def _centred(m: np.ndarray, box: Sequence[float], c: float, thick: float) -> tuple[float, float]:
+    """Left and right sides of ``box`` (x1, y1, x2, y2 px on ``m``) whose label is centred on column ``c``: each
+    where the other side and that centre put it, looked at as a left side (:func:`_out_to`; the right one on the
+    image flipped)."""
+    w = m.shape[1]
+    x1 = _out_to(m, box, 2 * c - box[2] - CENTRE_TOL, 2 * c - box[2] + CENTRE_TOL, thick)
+    flipped = [w - 1 - box[2], box[1], w - 1 - x1, box[3]]
+    fc = w - 1 - c
+    x2 = w - 1 - _out_to(m[:, ::-1], flipped, 2 * fc - flipped[2] - CENTRE_TOL, 2 * fc - flipped[2] + CENTRE_TOL,
+                         thick)
+    return x1, x2
 
 
 def _out_to(m: np.ndarray, box: Sequence[float], lo: float, hi: float, thick: float) -> float:
