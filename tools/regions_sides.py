@@ -98,8 +98,9 @@ def _near_side(m: np.ndarray, box: Box, t: float) -> float | None:
 
 def _border_side(m: np.ndarray, box: Box, t: float) -> float | None:
     """Where the right side of ``box`` belongs when it is drawn on the image's right border, which hides part of its
-    line: half a line's width in from the edge the line shows (at most the last column); None when the side is away
-    from the border or shows its whole width."""
+    line: half a line's width in from the edge the line shows, past the last column where the line's centre lies
+    beyond the image (a box around an object the frame cuts, x2 = image width; stop 43: the last column before,
+    which cost 1 px of a small box's IoU); None when the side is away from the border or shows its whole width."""
     x1, y1, x2, y2 = box
     w = m.shape[1]
     if x2 + t / 2 < w - 1:
@@ -108,7 +109,7 @@ def _border_side(m: np.ndarray, box: Box, t: float) -> float | None:
     runs = true_runs(m[max(0, int(round(y1))):int(round(y2)) + 1, c0:].mean(axis=0) >= SIDE_SHARE)
     if not runs or runs[-1][1] != w - 1 - c0 or w - (c0 + runs[-1][0]) >= t:
         return None
-    return float(min(c0 + runs[-1][0] + (t - 1) / 2, w - 1))
+    return float(c0 + runs[-1][0] + (t - 1) / 2)
 
 
 def _ends(drawn: np.ndarray, t: float) -> list[int]:
@@ -174,10 +175,10 @@ def label_side(box: Sequence[float], label: Sequence[float], thick: float, place
     sits at its centre, moved to where the label says it lies, when that is not where it was found: renderers align
     a label above, below or inside the top-left corner with the box's left side, end one left of the box at it and
     centre one in the box (a centred label wider than its box cuts both its sides, and the box closes at its edge:
-    stop 43, seeds 121-191 and 701-710, +6 exact regions, -6 extra, no overlay worse). ``place``: the label's
-    place (:func:`tools.regions_geom.label_anchors` index, e.g. ``ABOVE``); ``label``: the label's letters
-    [x1, y1, x2, y2]. A side moves only outwards, to a line that spans it and that the box's other lines reach
-    (another box's line inside the box was found as this side)."""
+    stop 43, seeds 121-191 and 701-710, +6 exact regions, -6 extra, no overlay worse; fresh 601-691 +1, 1 worse).
+    ``place``: the label's place (:func:`tools.regions_geom.label_anchors` index, e.g. ``ABOVE``); ``label``: the
+    label's letters [x1, y1, x2, y2]. A side moves only outwards, to a line that spans it and that the box's other
+    lines reach (another box's line inside the box was found as this side)."""
     x1, y1, x2, y2 = (float(v) for v in box)
     h = thick / 2
     out = [x1, y1, x2, y2]
