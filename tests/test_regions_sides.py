@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bench_regions import nth_overlay, recovered
 from tests.test_regions_hidden import _missed
 from tests.test_regions_hidden import _style as style_of
-from benchmarks.bench_regions import nth_overlay, recovered
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
 from tools.regions import colour_layers, iou, read_regions
