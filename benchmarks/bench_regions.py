@@ -36,6 +36,7 @@ import json
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -123,19 +124,26 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
 
 
 @functools.cache
-def _shared_pool() -> list[tuple[str, np.ndarray, list[list[float]]]]:
+def shared_pool() -> list[tuple[str, np.ndarray, list[list[float]]]]:
     """:func:`load_pool`, read once per process (its images are only read: make_instance draws on copies)."""
     return load_pool()
 
 
-def nth_overlay(seed: int, k: int) -> tuple[np.ndarray, list]:
-    """Overlay ``k`` (from 0) of the benchmark's draws at ``seed`` (what :func:`read_overlays` reads k-th) and its
-    drawn regions [(id, box)]."""
-    rng, pool = np.random.default_rng(seed), _shared_pool()
-    for j in range(k + 1):
+def nth_overlays(seed: int, ks: Sequence[int]) -> dict[int, tuple[np.ndarray, list]]:
+    """Overlays ``ks`` (from 0) of the benchmark's draws at ``seed`` (what :func:`read_overlays` reads k-th), each
+    with its drawn regions [(id, box)], drawn in one pass."""
+    rng, pool, out = np.random.default_rng(seed), shared_pool(), {}
+    for j in range(max(ks) + 1):
         _, img, real = pool[j % len(pool)]
         inst, regions, _, _ = make_instance(rng, img, real)
-    return inst, regions
+        if j in ks:
+            out[j] = (inst, regions)
+    return out
+
+
+def nth_overlay(seed: int, k: int) -> tuple[np.ndarray, list]:
+    """Overlay ``k`` of the benchmark's draws at ``seed`` and its drawn regions (:func:`nth_overlays`)."""
+    return nth_overlays(seed, [k])[k]
 
 
 def recovered(found, rid: int, box) -> bool:
@@ -239,7 +247,7 @@ def scaled_suite(n: int, seed: int, scale: float) -> dict:
     """Exact-recovery figures on ``n`` overlays drawn ``scale`` times larger (:func:`make_instance`), and the time
     per frame drawn from a 1080p photo (3840 x 2160 at 2x)."""
     tally, times = Tally(), []
-    overlays = read_overlays(np.random.default_rng(seed), load_pool(), n, scale, f"overlays at {scale:g}x")
+    overlays = read_overlays(np.random.default_rng(seed), shared_pool(), n, scale, f"overlays at {scale:g}x")
     for _, _, width, _, _, regions, every, dt, _ in overlays:
         tally.add(every, regions)
         if width == 1920:
@@ -264,7 +272,7 @@ def main() -> None:
                     help="where the figures are written")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
-    pool = load_pool()
+    pool = shared_pool()   # scaled_suite draws on it too
     warm_up()
     tally, by_style, times_1080, failures = Tally(), StyleTally(), [], 0
     for k, name, width, q, inst, regions, every, dt, styles in read_overlays(rng, pool, args.n):

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import load_pool, make_instance, nth_overlay, score, voc_boxes
+from benchmarks.bench_regions import make_instance, nth_overlay, nth_overlays, score, shared_pool, voc_boxes
 from tools.common import downscale, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 import tools.regions as regions_module
@@ -91,7 +91,7 @@ def test_a_forest_overlay_drawn_three_times_larger_is_read_exactly(shared_data, 
 
 
 def test_scaled_benchmark_overlays_draw_the_same_layout_enlarged():
-    name, img, real = load_pool()[0]
+    name, img, real = shared_pool()[0]
     one = make_instance(np.random.default_rng(7), img, real)
     two = make_instance(np.random.default_rng(7), img, real, scale=2.0)
     assert two[0].shape[:2] == (2 * img.shape[0], 2 * img.shape[1])
@@ -170,13 +170,7 @@ def test_second_look_gives_no_box_an_id_the_first_read_found_on_two_boxes():
 @pytest.fixture(scope="module")
 def dev_seed_1() -> dict[int, tuple[np.ndarray, list]]:
     """Overlays 104 and 181 of the region benchmark's generator at dev seed 1 (image, drawn regions)."""
-    rng, pool, out = np.random.default_rng(1), load_pool(), {}
-    for k in range(182):
-        _, img, real = pool[k % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
-        if k in (104, 181):
-            out[k] = (inst, regions)
-    return out
+    return nth_overlays(1, (104, 181))
 
 
 def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(dev_seed_1, monkeypatch):

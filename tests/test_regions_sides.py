@@ -70,7 +70,12 @@ def test_a_side_on_the_image_border_is_placed_half_a_line_in_from_the_edge_it_sh
     mask = _mask(_drawn(shared_data, [box], _style(5), labels=False))
     found = [306.0, 84.0, 398.5, 170.0]     # the centre of the two columns the line shows
     refit = refit_sides(found, 5.0, mask)
-    assert box[2] - 1 <= refit[2] <= box[2] and refit[:2] + refit[3:] == found[:2] + found[3:]
+    assert box[2] - 1 <= refit[2] <= box[2] and refit[:2] + refit[3:] == found[:2] + found[3:]   # JPEG widens it
+    # without JPEG the line shows exactly its inner half: the side goes back to its centre, past the last column
+    clean = np.zeros((200, 400), np.uint8)
+    cv2.rectangle(clean, (306, 84), (400, 170), 1, 5)   # OpenCV draws it 7 px wide: columns 397-403, 397-399 shown
+    assert np.flatnonzero(clean[120, 350:]).tolist() == [47, 48, 49]
+    assert refit_sides(found, 7.0, clean.astype(bool))[2] == 400.0
 
 
 @pytest.mark.parametrize("seed,k,rid", [(661, 35, 6), (802, 8, 16)])

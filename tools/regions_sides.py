@@ -192,8 +192,7 @@ def label_side(box: Sequence[float], label: Sequence[float], thick: float, place
         out[0], out[2] = _centred(mask, out, (label[0] + label[2]) / 2, thick)
         # the top and bottom alike, on the box turned on its side: a label wider than its box is drawn across both
         # its sides, and the rectangle closes at the label's edge
-        turned = np.ascontiguousarray(mask.T)
-        out[1], out[3] = _centred(turned, [out[1], out[0], out[3], out[2]], (label[1] + label[3]) / 2, thick)
+        out[1], out[3] = _centred(mask.T, [out[1], out[0], out[3], out[2]], (label[1] + label[3]) / 2, thick)
     return out
 
 
