@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.bench_regions import nth_overlay, recovered
 from tests.test_regions_hidden import _missed, _style, survey_1080p
 from tools.common import jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions, label_box
@@ -33,6 +34,30 @@ def test_a_box_drawn_around_its_own_filled_label_is_found(shared_data, rid, gap_
     found = read_regions(drawn)
     assert [r.id for r in found] == [rid]
     assert iou(found[0].bbox, box) >= 0.9
+
+
+@pytest.mark.parametrize("font, font_scale, line_width, gap_x, gap_y",
+                         [("hershey_duplex", 0.63, 3, 4, 4), ("dejavu_sans", 0.63, 3, 5, 4),
+                          ("hershey_simplex", 0.55, 4, 5, 4)])
+def test_a_thin_framed_13_is_found(shared_data, font, font_scale, line_width, gap_x, gap_y):
+    # white "13" on red: the "1" leaves a strip of the label's background left of it, which a profile across the
+    # label's middle takes for the frame's left line (the box was found from inside the label, IoU 0.74-0.76); at
+    # font scale 0.55 the letters are so thin that the label, joined by the closing to its outline on three sides,
+    # held too few letter pixels for a background of that size (nothing was found)
+    style = RegionStyle(color=(255, 0, 0), line_width=line_width, label_format="{id}",
+                        label_position="inside_center", font_scale=font_scale, label_background=True,
+                        label_color=(255, 255, 255), font=font)
+    drawn, box = _framed(shared_data, 13, gap_x, gap_y, style)
+    found = read_regions(drawn)
+    assert [r.id for r in found] == [13]
+    assert iou(found[0].bbox, box) >= 0.9
+
+
+def test_a_framed_label_in_a_benchmark_overlay_is_found():
+    # benchmark overlay 801:18: "20" (Hershey simplex, font scale 0.63) in a 46 x 37 px box, 3 px red lines, 4-6 px
+    # of background between label and outline; JPEG q63
+    inst, regions = nth_overlay(801, 18)
+    assert recovered(read_regions(inst), 20, dict(regions)[20])
 
 
 def test_a_plain_filled_label_has_no_frame(shared_data):

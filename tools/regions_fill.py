@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tools.regions_frames import FRAMED, MIN_LETTER_SHARE, frame_around
+from tools.regions_frames import FRAMED, MIN_LETTER_SHARE, frame_around, frame_holds_letters
 from tools.regions_geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
 from tools.regions_ocr import FILL_PAD, LETTER_PAD, LabelBlob, text_mask
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
@@ -21,7 +21,9 @@ CUT_LETTER = 0.8  # a letter cut at a filled label's edge: its height over the l
 def filled_areas(u8: np.ndarray) -> np.ndarray:
     """Filled label backgrounds (uint8, 0 off them): areas > MAX_LINE px thick once the text holes are closed and
     >= 60 % drawn (text written in strokes is sparser and stays, so that box edges next to it are kept); 1 on a
-    label, FRAMED on a label with a box outline drawn around it (:mod:`tools.regions_frames`), which is left off."""
+    label, FRAMED on a label with a box outline drawn around it (:mod:`tools.regions_frames`), which is left off.
+    A background that holds too few letters may be a thin-lettered label joined by the closing to the outline
+    around it: it is one when that outline frames it and the frame's inside holds letters."""
     out = np.zeros_like(u8)
     extent = drawn_extent(u8)
     if extent is not None:
@@ -63,9 +65,15 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
     found = _backgrounds(u8, LETTER_GAP)
     on = u8 > 0
     out = np.zeros_like(u8)
-    for i in (i for i in found[2] if _holds_letters(u8, found, i)):
-        comp, (x, y, w, h) = _widened(u8, found, i)
-        frame = frame_around(on, (x, y, w, h))
+    for i in found[2]:
+        if _holds_letters(u8, found, i):
+            comp, (x, y, w, h) = _widened(u8, found, i)
+            frame = frame_around(on, (x, y, w, h))
+        else:   # a label whose gap to its outline was closed on three sides: its letters are few of that area
+            x, y, w, h = (int(v) for v in found[1][i][:4])
+            comp, frame = found[0][y:y + h, x:x + w] == i, frame_around(on, (x, y, w, h))
+            if frame is None or not frame_holds_letters(on, frame):
+                continue
         if frame is None:
             out[y:y + h, x:x + w][comp] = 1
         else:   # the label inside an outline drawn around it; the outline stays a line

@@ -38,6 +38,7 @@ GAP_ALONG_MAX = 0.5  # most drawn share of each gap between the label and the ou
 MIN_LETTER_SHARE = 0.04  # least share of a label background's area (or a frame's inside) its letters take
 CROSSING = 0.7   # least drawn share of a column across a whole profile window that is another box's line
 RUN_ON = 3        # px looked at past a frame's corners
+CLEAR = 0.9       # least background share along the inside of a line of pixels across a gap (a clear gap)
 FRAMED = 2        # value of :func:`tools.regions_fill.filled_areas` on a filled label with an outline around it
 
 Side = tuple[int, int, int]   # (the label's edge, the line's inner edge, its outer edge) as end-exclusive bounds
@@ -51,6 +52,7 @@ class Frame:
     box: list[float]
     thick: float
     inside: tuple[int, int, int, int]
+    clear: bool   # each gap is background all along the label somewhere across it (:func:`_clear`)
 
 
 def _outward(profile: np.ndarray) -> list[tuple[int, int, int]]:
@@ -79,7 +81,8 @@ def _sides(mask: np.ndarray, lo: int, hi: int, centre: int, a: int, b: int) -> t
 
 
 def frame_around(mask: np.ndarray, label: tuple[int, int, int, int]) -> Frame | None:
-    """The outline drawn around the filled label whose box (x, y, w, h in px) is ``label``, if there is one."""
+    """The outline drawn around the filled label whose box (x, y, w, h in px) is ``label``, if there is one: the
+    innermost whose gaps are clear (:func:`_clear`), else the innermost."""
     x, y, w, h = label
     H, W = mask.shape
     reach = MAX_GAP + MAX_THICK + 2
@@ -92,14 +95,19 @@ def frame_around(mask: np.ndarray, label: tuple[int, int, int, int]) -> Frame | 
     # (such a frame must hold letters and have corners: the strokes of a "1" make gaps and lines of the label's own
     # background)
     tall = [(*_touching(mask, l, r, y + h // 2), l, r) for l, r in itertools.product(lefts, rights)]
+    first = None
     for k, (t, b, l, r) in enumerate(combos + tall):
         frame = None if l is None or t is None else _closed(mask, t, b, l, r)
-        if frame is not None and (k < len(combos) or _holds_letters(mask, frame) and _corners_end(mask, t, b, l, r)):
+        if frame is None or k >= len(combos) and not (frame_holds_letters(mask, frame)
+                                                      and _corners_end(mask, t, b, l, r)):
+            continue
+        if frame.clear:
             return frame
-    return None
+        first = first or frame
+    return first
 
 
-def _holds_letters(mask: np.ndarray, frame: Frame) -> bool:
+def frame_holds_letters(mask: np.ndarray, frame: Frame) -> bool:
     """The inside of ``frame`` holds letters: holes in its drawn pixels, at least MIN_LETTER_SHARE of it."""
     l, t, r, b = frame.inside
     return bool(enclosed(mask[t:b, l:r]).mean() >= MIN_LETTER_SHARE)
@@ -143,7 +151,16 @@ def _closed(mask: np.ndarray, top: Side, bot: Side, left: Side, right: Side) -> 
         return None
     thick = float(np.mean([(line.mean(axis=1) >= 0.5).sum() for line in lines]))
     box = [(l0 + l1 - 1) / 2, (t0 + t1 - 1) / 2, (r0 + r1 - 1) / 2, (b0 + b1 - 1) / 2]
-    return Frame(box, thick, (li, ti, ri, bi))
+    return Frame(box, thick, (li, ti, ri, bi), _clear(mask[t1:b0, l1:r0], (ti - t1, bi - t1, li - l1, ri - l1)))
+
+
+def _clear(inner: np.ndarray, label: tuple[int, int, int, int]) -> bool:
+    """Each gap between the label (``label``: top, bottom, left, right edges in ``inner``, the frame's inside up to
+    its lines) and the lines has a line of pixels across it that is background (>= CLEAR share) all along the
+    inside: a letter stroke's false gap (the "1" of "13") is closed by the label's own pads above and below it."""
+    t, b, l, r = label
+    gaps = (inner[:, :l], inner[:, r:], inner[:t].T, inner[b:].T)
+    return all(g.size == 0 or (1 - g.mean(axis=0)).max() >= CLEAR for g in gaps)
 
 
 def framed_boxes(mask: np.ndarray, filled: np.ndarray) -> list[tuple[list[float], float]]:

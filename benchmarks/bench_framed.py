@@ -1,0 +1,82 @@
+"""Measure tools.regions.read_regions on boxes drawn tight around their own filled label ("framed labels").
+
+``bench_regions`` draws random boxes, so a box only a few px bigger than its centred label is rare there, though
+it is how a small object is often annotated. Here every overlay is one such box: a filled label ("8", "13" or
+"20", white on red) centred in a box that leaves ``gap_x`` / ``gap_y`` px of picture between label and outline
+(:func:`tools.draw.label_box` sizes the label), over every combination of three fonts, three font scales, two
+line widths and six gaps, on a real orthophoto, JPEG-encoded at quality 63 and 80. Layouts that
+:func:`tools.draw.legible_layout` rejects (the outline hidden under the label) are skipped. A region counts when a
+returned region has its id and IoU >= 0.9 with the drawn box; any other region returned is an extra.
+
+Run: ``.venv/bin/python -m benchmarks.bench_framed [--out FILE]``; writes docs/figures/regions_framed.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+from tqdm import tqdm  # noqa: E402
+
+from benchmarks.bench_regions import DATA, ROOT  # noqa: E402
+from benchmarks.figures import write_figures  # noqa: E402
+from tools.common import jpeg_roundtrip, load_image  # noqa: E402
+from tools.draw import RegionStyle, draw_regions, label_box, legible_layout  # noqa: E402
+from tools.regions import iou, read_regions  # noqa: E402
+
+FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")
+FONT_SCALES = (0.55, 0.63, 0.75)
+LINE_WIDTHS = (3, 4)
+GAPS = ((3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (6, 4))   # (gap_x, gap_y) px of picture beside the label
+IDS = (20, 13, 8)
+QUALITIES = (63, 80)
+IMAGE = DATA / "deepforest_neon" / "OSBS_029.png"
+ORIGIN = (150.0, 120.0)   # the box's top-left corner, px
+
+
+def framed_box(rid: int, style: RegionStyle, gap_x: int, gap_y: int) -> list[float]:
+    """The box [x1, y1, x2, y2] at line centres that leaves ``gap_x`` / ``gap_y`` px between its centred label
+    and the inner edge of its outline."""
+    lx1, ly1, lx2, ly2 = label_box([0, 0, 0, 0], str(rid), style, (10**4, 10**4))
+    half = style.line_width // 2
+    w, h = lx2 - lx1 + 2 * (gap_x + half + 1), ly2 - ly1 + 2 * (gap_y + half + 1)
+    return [ORIGIN[0], ORIGIN[1], ORIGIN[0] + w, ORIGIN[1] + h]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "figures" / "regions_framed.json")
+    args = ap.parse_args()
+    image = load_image(IMAGE)
+    size = (image.shape[1], image.shape[0])
+    tally, by_id, skipped = Counter(), Counter(), 0
+    cases = list(itertools.product(FONTS, FONT_SCALES, LINE_WIDTHS, GAPS, IDS))
+    for font, scale, width, (gap_x, gap_y), rid in tqdm(cases, desc="framed labels", disable=None):
+        style = RegionStyle(color=(255, 0, 0), line_width=width, label_format="{id}",
+                            label_position="inside_center", font_scale=scale, label_background=True,
+                            label_color=(255, 255, 255), font=font)
+        box = framed_box(rid, style, gap_x, gap_y)
+        if not legible_layout([(rid, box)], [style], size):
+            skipped += len(QUALITIES)
+            continue
+        for q in QUALITIES:
+            found = read_regions(jpeg_roundtrip(draw_regions(image, [(rid, box)], style), q))
+            hit = any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)
+            tally["regions"] += 1
+            tally["recovered_exactly"] += hit
+            tally["extra_regions"] += len(found) - hit
+            by_id[f"{rid}_recovered"] += hit
+            by_id[f"{rid}_regions"] += 1
+    figures = {**tally, "recovered_rate": round(tally["recovered_exactly"] / max(tally["regions"], 1), 4),
+               "by_id": dict(by_id), "illegible_skipped": skipped,
+               "criterion": "right id and IoU >= 0.9; one box around its own filled label per image"}
+    write_figures(figures, args.out)
+
+
+if __name__ == "__main__":
+    main()
