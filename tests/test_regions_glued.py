@@ -10,7 +10,6 @@ import numpy as np
 
 from tests.test_regions_hidden import WHITE, _missed, _overlay, _read, _style
 from tools.common import load_image
-from tools.regions_pieces import merged_bands
 
 
 def test_an_empty_box_glued_under_another_where_its_label_would_go_is_a_box(shared_data):
@@ -155,25 +154,3 @@ def test_a_filled_label_wider_than_its_box_glued_below_it_is_cut_off_the_box(sha
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_90_0_09869.jpg")
     style = _style((255, 0, 0), 2, "below", "{id}", 0.7306392441061935, "hershey_simplex", True)
     assert _missed(img, style, [(1, [355.0, 181.0, 379.0, 208.0]), (14, [271.0, 189.0, 292.0, 219.0])], 93) == []
-
-
-def test_two_sides_merged_into_a_band_glued_to_a_label_are_lines(shared_data):
-    # box 16 inside box 12, its left side 6 px from 12's (3 px lines, JPEG q78): the two sides merge into one band
-    # 11-12 px wide, and the band hangs from 16's filled label glued above it; the band was taken for part of the
-    # label's background, so 16's left side was not a line and 16 was not found
-    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_100_60_0_08194.jpg")
-    style = _style((255, 128, 0), 3, "above", "{id}", 0.7128859029449006, "dejavu_sans", True, (0, 0, 0))
-    assert _missed(img, style, [(12, [403.0, 86.0, 467.0, 245.0]), (16, [409.0, 111.0, 441.0, 191.0])], 78) == []
-
-
-def test_two_filled_labels_stacked_against_each_other_stay_labels():
-    # the pads of two labels drawn one on the other make a solid band as thick as two lines, with letters beside it
-    # on both sides: no outline band
-    mask = np.zeros((80, 120), np.uint8)
-    mask[10:60, 10:110] = 1
-    mask[15:30, 20:100:10] = 0          # letter strokes of the upper label
-    mask[42:57, 20:100:10] = 0          # and of the lower one
-    assert not merged_bands(mask).any()
-    mask[15:30] = 0
-    mask[42:57] = 0                     # a band with background on both sides: two lines drawn against each other
-    assert merged_bands(mask)[30:42, 12:108].all()

@@ -10,7 +10,6 @@ import numpy as np
 
 from tools.regions_frames import FRAMED, MIN_LETTER_SHARE, frame_around, frame_holds_letters
 from tools.regions_geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
-from tools.regions_pieces import merged_bands
 from tools.regions_ocr import FILL_PAD, LETTER_PAD, LabelBlob, text_mask
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
 
@@ -82,8 +81,6 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
             inside = np.zeros_like(comp)
             inside[max(0, t - y):max(0, b - y), max(0, l - x):max(0, r - x)] = True
             out[y:y + h, x:x + w][comp & inside] = FRAMED
-    if out.any():   # the band of two outlines drawn against each other, glued to a label, is no label
-        out[merged_bands(u8)] = 0
     return out
 
 

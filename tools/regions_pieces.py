@@ -58,39 +58,16 @@ def _merged_pairs(across: np.ndarray, thick: float) -> list[Line]:
     """Two parallel lines drawn so close that they merge into one band thicker than MAX_LINE (the sides of
     neighbouring boxes): a line of the colour's usual thickness at each edge of a long, solid band (``across``:
     the thick runs of the mask, lines along its rows)."""
-    half = (thick - 1) / 2
-    out = []
-    for x, y, w, h, _, _ in _solid_bands(across)[1]:
-        span = [(float(x), float(x + w - 1))]
-        out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, span)]
-    return out
-
-
-def _solid_bands(across: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
-    """(component labels, stats [x, y, w, h, area, id] of the bands) of the long (>= 3 x MAX_LINE px), solid bands of
-    ``across`` (lines along its rows) thicker than one line and up to two lines thick; labels are None when there
-    is no band."""
     band = open_rect(across, (1, 3 * MAX_LINE))
     if not band.any():
-        return None, np.zeros((0, 6), np.int32)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
-    keep = [i for i in range(1, n) if MAX_LINE < stats[i, 3] <= 2 * MAX_LINE + 2
-            and stats[i, 4] >= 0.9 * stats[i, 2] * stats[i, 3]]
-    return labels, np.column_stack([stats[keep], keep]).astype(np.int32) if keep else np.zeros((0, 6), np.int32)
-
-
-def merged_bands(u8: np.ndarray) -> np.ndarray:
-    """Pixels of the bands where two parallel lines (either way) drawn against each other merged
-    (:func:`_merged_pairs`), with background beside them (two labels stacked against each other make such a band
-    too, with their letters beside it): they are lines, though as thick as a label."""
-    out = np.zeros(u8.shape, bool)
-    for m, vertical in ((np.ascontiguousarray(u8.T), True), (u8, False)):
-        labels, stats = _solid_bands(open_rect(m, (MAX_LINE + 1, 1)))
-        for x, y, w, h, _, i in stats:
-            beside = [m[max(0, y - 3):max(0, y - 1), x:x + w], m[y + h + 1:y + h + 3, x:x + w]]
-            if all(part.size == 0 or part.mean() < 0.5 for part in beside):
-                band = labels[y:y + h, x:x + w] == i
-                (out.T if vertical else out)[y:y + h, x:x + w] |= band
+        return []
+    n, _, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    half = (thick - 1) / 2
+    out = []
+    for x, y, w, h, a in stats[1:n]:
+        if MAX_LINE < h <= 2 * MAX_LINE + 2 and a >= 0.9 * w * h:
+            span = [(float(x), float(x + w - 1))]
+            out += [Line(y + half, thick, span), Line(y + h - 1 - half, thick, span)]
     return out
 
 
