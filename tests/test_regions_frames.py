@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.bench_framed import framed_box
 from benchmarks.bench_regions import nth_overlay, recovered
 from tests.test_regions_hidden import _missed, _style, survey_1080p
 from tools.common import jpeg_roundtrip, load_image
@@ -20,10 +21,7 @@ STYLE = RegionStyle(color=(255, 255, 0), line_width=4, label_format="{id}", labe
 def _framed(shared_data, rid: int, gap_x: int, gap_y: int, style: RegionStyle = STYLE):
     """A box drawn ``gap_x``/``gap_y`` px of background away from its centred label (JPEG q70): image, box."""
     img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
-    lx1, ly1, lx2, ly2 = label_box([0, 0, 0, 0], str(rid), style, (10**4, 10**4))
-    half = style.line_width // 2
-    w, h = lx2 - lx1 + 2 * (gap_x + half + 1), ly2 - ly1 + 2 * (gap_y + half + 1)
-    box = [150.0, 120.0, 150.0 + w, 120.0 + h]
+    box = framed_box(rid, style, gap_x, gap_y)
     return jpeg_roundtrip(draw_regions(img, [(rid, box)], style), 70), box
 
 

@@ -12,8 +12,11 @@ in a gap it would look like a line. A label as wide as its box's inside touches 
 where the lines above and below it end; one as tall as the inside touches the lines above and below it, where the
 lines left and right end. The strokes of a "1" in a filled label make gaps and lines of the label's own background
 as tall as it, so such a frame must hold letters and its top and bottom lines must end at its corners (a label's
-pads run on past its letters). A plain label has no gap beyond its padding on both sides of both axes, and a box
-side may run past one of its sides, not around it.
+pads run on past its letters). A thin "1" makes such a false gap across the middle of any label, with a strip of
+the label's background beyond it that looks like a line: the frame taken is the innermost whose gaps are clear all
+along the inside (the label's own pads close a letter's gap above and below it), else the innermost. A plain label
+has no gap beyond its padding on both sides of both axes, and a box side may run past one of its sides, not around
+it.
 
 Conventions: masks are (H, W) bool, boxes [x1, y1, x2, y2] at outline centres (px), as in :mod:`tools.regions_lines`.
 """
