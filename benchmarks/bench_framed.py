@@ -4,7 +4,7 @@
 it is how a small object is often annotated. Here every overlay is one such box: a filled label ("8", "13" or
 "20", white on red) centred in a box that leaves ``gap_x`` / ``gap_y`` px of picture between label and outline
 (:func:`tools.draw.label_box` sizes the label), over every combination of three fonts, three font scales, two
-line widths and six gaps, on a real orthophoto, JPEG-encoded at quality 63 and 80. Layouts that
+line widths and seven gaps (2-6 px, measured on the drawing), on a real orthophoto, JPEG-encoded at quality 63 and 80. Layouts that
 :func:`tools.draw.legible_layout` rejects (the outline hidden under the label) are skipped. A region counts when a
 returned region has its id and IoU >= 0.9 with the drawn box; any other region returned is an extra.
 
@@ -32,7 +32,7 @@ from tools.regions import iou, read_regions  # noqa: E402
 FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")
 FONT_SCALES = (0.55, 0.63, 0.75)
 LINE_WIDTHS = (3, 4)
-GAPS = ((3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (6, 4))   # (gap_x, gap_y) px of picture beside the label
+GAPS = ((2, 2), (3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (6, 4))   # (gap_x, gap_y) px of picture beside the label
 IDS = (20, 13, 8)
 QUALITIES = (63, 80)
 IMAGE = DATA / "deepforest_neon" / "OSBS_029.png"
@@ -43,8 +43,8 @@ def framed_box(rid: int, style: RegionStyle, gap_x: int, gap_y: int) -> list[flo
     """The box [x1, y1, x2, y2] at line centres that leaves ``gap_x`` / ``gap_y`` px between its centred label
     and the inner edge of its outline."""
     lx1, ly1, lx2, ly2 = label_box([0, 0, 0, 0], str(rid), style, (10**4, 10**4))
-    half = style.line_width // 2
-    w, h = lx2 - lx1 + 2 * (gap_x + half + 1), ly2 - ly1 + 2 * (gap_y + half + 1)
+    reach = -(-style.line_width // 2)   # px the drawn line reaches in from its centre (OpenCV: a 3 px line too)
+    w, h = lx2 - lx1 + 2 * (gap_x + reach + 1), ly2 - ly1 + 2 * (gap_y + reach + 1)
     return [ORIGIN[0], ORIGIN[1], ORIGIN[0] + w, ORIGIN[1] + h]
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     args = ap.parse_args()
     image = load_image(IMAGE)
     size = (image.shape[1], image.shape[0])
-    tally, by_id, skipped = Counter(), Counter(), 0
+    tally, by_id, by_gap, skipped = Counter(), Counter(), Counter(), 0
     cases = list(itertools.product(FONTS, FONT_SCALES, LINE_WIDTHS, GAPS, IDS))
     for font, scale, width, (gap_x, gap_y), rid in tqdm(cases, desc="framed labels", disable=None):
         style = RegionStyle(color=(255, 0, 0), line_width=width, label_format="{id}",
@@ -72,8 +72,10 @@ def main() -> None:
             tally["extra_regions"] += len(found) - hit
             by_id[f"{rid}_recovered"] += hit
             by_id[f"{rid}_regions"] += 1
+            by_gap[f"{gap_x}x{gap_y}_lines{width}_recovered"] += hit
+            by_gap[f"{gap_x}x{gap_y}_lines{width}_regions"] += 1
     figures = {**tally, "recovered_rate": round(tally["recovered_exactly"] / max(tally["regions"], 1), 4),
-               "by_id": dict(by_id), "illegible_skipped": skipped,
+               "by_id": dict(by_id), "by_gap": dict(by_gap), "illegible_skipped": skipped,
                "criterion": "right id and IoU >= 0.9; one box around its own filled label per image"}
     write_figures(figures, args.out)
 

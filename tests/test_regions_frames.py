@@ -35,7 +35,7 @@ def test_a_box_drawn_around_its_own_filled_label_is_found(shared_data, rid, gap_
 
 
 @pytest.mark.parametrize("font, font_scale, line_width, gap_x, gap_y",
-                         [("hershey_duplex", 0.63, 3, 4, 4), ("dejavu_sans", 0.63, 3, 5, 4),
+                         [("hershey_duplex", 0.63, 3, 3, 3), ("dejavu_sans", 0.63, 3, 4, 3),
                           ("hershey_simplex", 0.55, 4, 5, 4)])
 def test_a_thin_framed_13_is_found(shared_data, font, font_scale, line_width, gap_x, gap_y):
     # white "13" on red: the "1" leaves a strip of the label's background left of it, which a profile across the
@@ -56,6 +56,19 @@ def test_a_framed_label_in_a_benchmark_overlay_is_found():
     # of background between label and outline; JPEG q63
     inst, regions = nth_overlay(801, 18)
     assert recovered(read_regions(inst), 20, dict(regions)[20])
+
+
+@pytest.mark.parametrize("line_width", [3, 4])
+def test_a_framed_box_leaves_the_gap_it_is_asked_for(line_width):
+    # the benchmark's geometry, measured on the drawing (no JPEG): background between label and outline
+    style = RegionStyle(color=(255, 0, 0), line_width=line_width, label_format="{id}",
+                        label_position="inside_center", font_scale=0.63, label_background=True,
+                        label_color=(255, 255, 255), font="hershey_simplex")
+    box = framed_box(13, style, 5, 3)
+    drawn = draw_regions(np.zeros((300, 300, 3), np.uint8), [(13, box)], style).any(axis=2)
+    row, col = drawn[int((box[1] + box[3]) / 2)], drawn[:, int((box[0] + box[2]) / 2)]
+    assert [len(run) for run in np.split(row, np.flatnonzero(np.diff(row)) + 1)][2] == 5
+    assert [len(run) for run in np.split(col, np.flatnonzero(np.diff(col)) + 1)][2] == 3
 
 
 def test_a_plain_filled_label_has_no_frame(shared_data):
