@@ -29,7 +29,9 @@ Pipeline of :func:`read_regions`:
    right side, or into another box's left side, is read past it (:func:`tools.regions_labels.across_right_side`;
    a "Region N" centred across both sides of a narrow box, past both: :func:`tools.regions_labels.centred_across`).
    Labels grouped wrong (:mod:`tools.regions_split`): two side by side in one blob are read apart, a lone letter
-   beside a label is read with it, and a label read over another box's label keeps only its own letters.
+   beside a label is read with it, and a label read over another box's label keeps only its own letters; two
+   label backgrounds drawn one against the other (beside stacked or crossing boxes) are split between their rows
+   of letters (:func:`tools.regions_rows.stacked_rows`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1", no taller than the letters beside it; one
    half under a label, a small label's fill around a bold letter) is dropped and the labels found again;
    then one that two boxes drawn edge to edge close around them (:func:`tools.regions_prune.drop_stacked`); a box

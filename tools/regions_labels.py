@@ -13,6 +13,7 @@ import numpy as np
 from tools.regions_geom import drawn_extent, enclosed, inside_outline, within
 from tools.regions_ocr import FILL_PAD, LETTER_PAD, LabelBlob
 from tools.regions_prune import LABEL_MAX_H, LABEL_MAX_W
+from tools.regions_rows import WORD_JOIN, merge_letters, stacked_rows
 
 BG_EDGE = 0.7                # a label background: 3 of its 4 box sides (1 px in) at least this drawn
 LINE_PIECE = 8                 # px; a component over 5 x this long and 5 x its width is an outline (or a label)
@@ -23,7 +24,6 @@ BAR_ASPECT, BAR_FILL = 0.4, 0.85  # a stroke blob this narrow (w/h) and this sol
 CUT_HEIGHT = 0.15            # a background piece cut off by an erased side: heights this close (share of height)
 MAX_CUT = 16                 # px, widest erased outline between two pieces of one label background
 DIGIT_WIDTH = 0.6            # a digit's width in label heights (upright fonts)
-WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 WORD_WIDTH = 2.5             # a stroke blob this many times as wide as high is a word ("Region")
 # a rectangle or "filled" blob this narrow (w/h) next to a stroke letter of its height is a letter ("0" of "10")
 GLYPH_ASPECT, GLYPH_GAP, GLYPH_HEIGHT = 0.85, 0.5, (0.7, 1.5)
@@ -87,20 +87,22 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
             if _is_background(labels, i, bg, solid[i]):
                 filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
+            elif (both := _stacked_backgrounds(labels, i, bg, filled_bg, mask, outlines)) and not piece:
+                filled += both   # two backgrounds drawn against each other, not side by side
             elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
     _join_cut_backgrounds(filled, strokes, outlines)
-    # bold letters that look filled ("0" of "10")
+    # bold letters that look filled ("0" of "10"); two backgrounds one on the other are read apart
     letters = [b for b in filled if next_letter(b, strokes, aspect=BOLD_ASPECT)]
-    filled = [b for b in filled if b not in letters]
+    filled = [part for b in filled if b not in letters for part in stacked_rows(b, mask, outlines)]
     blobs = [LabelBlob(tuple(b), True) for b in filled if _label_sized(b)]
     pieces = strokes + letters
-    for word in _merge_letters(list(pieces)):
+    for word in merge_letters(list(pieces)):
         # specks of the overlay's hue (a sunlit hedge) can chain letters into a group no label is as large as:
         found = [word]
         if not _label_sized(word):   # its text lines are looked at instead, then its single pieces
             word_pieces = [p for p in pieces if within(p, word)]
-            found = [w for w in _merge_letters(list(word_pieces), lines_only=True) if _label_sized(w)]
+            found = [w for w in merge_letters(list(word_pieces), lines_only=True) if _label_sized(w)]
             found += [p for p in word_pieces if _label_sized(p) and not any(within(p, w) for w in found)]
         blobs += [LabelBlob(tuple(w), False) for w in found if not _is_bar(rest[w[1]:w[3], w[0]:w[2]])]
     # stroke letters: every outline goes (bold digits glued to one look filled)
@@ -347,6 +349,26 @@ def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], s
     return enclosed(grown).sum() >= 0.08 * w * h
 
 
+def _stacked_backgrounds(labels: np.ndarray, i: int, box: tuple[int, int, int, int], filled_bg: np.ndarray,
+                         mask: np.ndarray, outlines: np.ndarray) -> list[list[int]]:
+    """Component ``i`` (its box (x, y, w, h)) as two label backgrounds one against the other, each of them one
+    (:func:`_is_background`) once split (:func:`stacked_rows`) and trimmed to the component's pixels off the
+    outlines there (:func:`_off_outline_box`): staggered labels of stacked boxes make no rectangle together. []
+    when it is not."""
+    x, y, w, h = box
+    parts = stacked_rows([x, y, x + w, y + h], mask, outlines)
+    if len(parts) != 2:
+        return []
+    out = []
+    for x1, y1, x2, y2 in parts:
+        a, b, pw, ph = _off_outline_box(labels[y1:y2, x1:x2] == i, outlines[y1:y2, x1:x2], x1, y1)
+        solid = int(((labels[b:b + ph, a:a + pw] == i) & (filled_bg[b:b + ph, a:a + pw] > 0)).sum())
+        if not _is_background(labels, i, (a, b, pw, ph), solid):
+            return []
+        out.append([a, b, a + pw, b + ph])
+    return out
+
+
 def _off_outline_box(comp: np.ndarray, on_outline: np.ndarray, x: int, y: int) -> tuple[int, int, int, int]:
     """(x, y, w, h) of a component's pixels off the outline bands: a label background glued to an outline keeps
     a stub of it (the closing that finds backgrounds bridges the gap), which would skew its shape tests and crop.
@@ -380,28 +402,3 @@ def _label_sized(box: list[int]) -> bool:
     """A box (x1, y1, x2, y2) of a label's size and shape."""
     h, w = box[3] - box[1], box[2] - box[0]
     return 8 <= h <= 120 and 3 <= w <= LABEL_MAX_W * h
-
-
-def _merge_letters(boxes: list[list[int]], lines_only: bool = False) -> list[list[int]]:
-    """Join letter boxes into words/lines: boxes that overlap vertically and lie within WORD_JOIN x height
-    (a space, or an erased outline crossing the text); unless ``lines_only``, also boxes stacked on each other
-    (a letter cut in two by an erased outline)."""
-    merged = True
-    while merged:
-        merged = False
-        boxes.sort()
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                g = WORD_JOIN * max(a[3] - a[1], b[3] - b[1])
-                if b[0] > a[2] + g:
-                    break
-                vert = min(a[3], b[3]) - max(a[1], b[1])
-                if vert >= 0.3 * min(a[3] - a[1], b[3] - b[1]) or (not lines_only and vert > -3 and b[0] < a[2]):
-                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return boxes

@@ -11,7 +11,8 @@ import numpy as np
 
 from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
                                 placement, placement_cost, text_shift, union_box, within)
-from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT, WORD_JOIN
+from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT
+from tools.regions_rows import WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
 from tools.regions_prune import LABEL_MAX_H
 

@@ -2,7 +2,7 @@
 
 Two labels drawn side by side and read as one number ("19" above one box, "17" just right of it above the next,
 read "1917"): the letters of neighbouring labels lie closer than the word gap that joins a label's own words
-(:data:`tools.regions_labels.WORD_JOIN`), so they form one label blob. Such a blob is split at a gap in its letters
+(:data:`tools.regions_rows.WORD_JOIN`), so they form one label blob. Such a blob is split at a gap in its letters
 when the other part sits beside another box just as the own part sits beside its box (a renderer draws every label
 of an image alike), and the two parts read as the two halves of the whole read
 (:func:`split_side_by_side`). Gaps alone cannot tell: the digits of one number lie up to 0.6 letter heights apart
@@ -25,7 +25,8 @@ import numpy as np
 
 from tools.label_reader import is_id
 from tools.regions_geom import iou, label_anchors, placement, placement_cost, share_within, true_runs
-from tools.regions_labels import WORD_JOIN, is_word, next_letter
+from tools.regions_labels import is_word, next_letter
+from tools.regions_rows import WORD_JOIN
 from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
 from tools.regions_places import free_id, take_read
 
