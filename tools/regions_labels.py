@@ -87,7 +87,7 @@ def _label_blobs(mask: np.ndarray, rects: list[tuple[list[float], float]],
             bg = _off_outline_box(labels[y:y + h, x:x + w] == i, outlines[y:y + h, x:x + w], x, y)
             if _is_background(labels, i, bg, solid[i]):
                 filled.append([bg[0], bg[1], bg[0] + bg[2], bg[1] + bg[3]])
-            elif (both := _stacked_backgrounds(labels, i, bg, filled_bg, mask, outlines)) and not piece:
+            elif not piece and solid[i] and (both := _stacked_backgrounds(labels, i, bg, filled_bg, mask, outlines)):
                 filled += both   # two backgrounds drawn against each other, not side by side
             elif not piece:
                 strokes.append([int(x), int(y), int(x + w), int(y + h)])
@@ -351,10 +351,10 @@ def _is_background(labels: np.ndarray, i: int, box: tuple[int, int, int, int], s
 
 def _stacked_backgrounds(labels: np.ndarray, i: int, box: tuple[int, int, int, int], filled_bg: np.ndarray,
                          mask: np.ndarray, outlines: np.ndarray) -> list[list[int]]:
-    """Component ``i`` (its box (x, y, w, h)) as two label backgrounds one against the other, each of them one
-    (:func:`_is_background`) once split (:func:`stacked_rows`) and trimmed to the component's pixels off the
-    outlines there (:func:`_off_outline_box`): staggered labels of stacked boxes make no rectangle together. []
-    when it is not."""
+    """Component ``i`` as two label backgrounds one against the other, each of them one (:func:`_is_background`)
+    once split (:func:`tools.regions_rows.stacked_rows`) and trimmed to the component's pixels off the outlines
+    there (:func:`_off_outline_box`): staggered labels of stacked boxes make no rectangle together. ``box``: (x, y,
+    w, h), the component's pixels off the outlines (:func:`_off_outline_box`). [] when it is not."""
     x, y, w, h = box
     parts = stacked_rows([x, y, x + w, y + h], mask, outlines)
     if len(parts) != 2:

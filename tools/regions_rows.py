@@ -12,8 +12,11 @@ from tools.regions_geom import MIN_HOLE, enclosed
 from tools.regions_ocr import FILL_PAD, LETTER_PAD
 
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
-ROW_HEIGHTS = 1.3            # two rows of letters this close in height are two labels' (stacked_rows)
-DIGIT_GAP = 0.3              # most space between two letters of one label, in letter heights
+ROW_HEIGHT_RATIO = 1.3       # two rows of letters this close in height are two labels' (stacked_rows)
+# most space (letter heights) between a hole touching an outline and its row's letters for it to be a letter: less
+# than the 0.6 two digits of one number may lie apart (Hershey "11", tools.regions_split), as picture that crossing
+# boxes' lines close in lies beside their labels too (0.45 heights beside "5" in a two-box sweep overlay)
+ON_OUTLINE_GAP = 0.3
 
 
 def merge_letters(boxes: list[list[int]], lines_only: bool = False) -> list[list[int]]:
@@ -42,35 +45,36 @@ def merge_letters(boxes: list[list[int]], lines_only: bool = False) -> list[list
 
 
 def stacked_rows(box: list[int], mask: np.ndarray, outlines: np.ndarray | None = None) -> list[list[int]]:
-    """A filled label background (x1, y1, x2, y2) split between two rows of letters, else ``[box]``. Renderers write
-    a label on one line and draw labels after every outline, so letter holes in two rows, whose letters are as tall
-    as each other (median heights within ROW_HEIGHTS) and at least both labels' pads apart (2 x LETTER_PAD rows; the
-    loop of the "g" below the counters of "Region" is closer), are two labels drawn against each other (beside
-    stacked or crossing boxes). Each part is cut at the middle of the rows between the two, and ends as far beyond
-    its letters as the upper label's letters lie below its top (a renderer pads a label alike all round).
-    ``outlines``: erased outline bands (uint8); a hole one touches is a letter of a label drawn over an outline, or
-    picture that outlines close in: it makes no row, and widens a part only as a letter beside its row's letters
-    (within DIGIT_GAP letter heights)."""
-    x1, y1, x2, y2 = box
-    letters, walled = _letter_holes(box, mask, outlines)
+    """A filled label background (x1, y1, x2, y2, exclusive ends, px) split between two rows of letters, else
+    ``[box]``. Renderers write a label on one line and draw labels after every outline, so letter holes in two rows,
+    whose letters are as tall as each other (median heights within ROW_HEIGHT_RATIO) and at least both labels' pads
+    apart (2 x LETTER_PAD rows; the loop of the "g" below the counters of "Region" is closer), are two labels drawn
+    against each other (beside stacked or crossing boxes). Each part is cut at the middle of the rows between the two,
+    and ends as far beyond its letters as the upper label's letters lie below its top (a renderer pads a label alike
+    all round; at least LETTER_PAD). ``outlines``: erased outline bands (uint8); a hole one touches is a letter of a
+    label drawn over an outline, or picture that outlines close in: it makes no row, and widens a part only when as
+    tall as the row's letters (within ROW_HEIGHT_RATIO) and at most ON_OUTLINE_GAP letter heights beside them."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    clear, on_outline = _letter_holes((x1, y1, x2, y2), mask, outlines)
     rows = np.zeros(y2 - y1, bool)
-    for _, top, _, tall in letters:
-        rows[top:top + tall] = True
+    for _, top, _, height in clear:
+        rows[top:top + height] = True
     runs = np.flatnonzero(np.diff(np.concatenate(([0], rows.astype(np.int8), [0]))))
     if len(runs) != 4:   # two rows of letters, no more
-        return [box]
+        return [list(box)]
     upper, upper_end, lower, lower_end = (int(v) for v in runs)
-    rows_of = [[c for c in letters if (c[1] < upper_end) == above] for above in (True, False)]
-    tall = [float(np.median([c[3] for c in row])) for row in rows_of]
-    if max(tall) > ROW_HEIGHTS * min(tall) or lower - upper_end < 2 * LETTER_PAD:
-        return [box]
-    cut, pad = (upper_end + lower) // 2, upper
+    rows_of = [[c for c in clear if (c[1] < upper_end) == above] for above in (True, False)]
+    heights = [float(np.median([c[3] for c in row])) for row in rows_of]
+    if max(heights) > ROW_HEIGHT_RATIO * min(heights) or lower - upper_end < 2 * LETTER_PAD:
+        return [list(box)]
+    cut, pad = (upper_end + lower) // 2, max(LETTER_PAD, upper)
     out = []
-    for (top, end), row, size in zip([(0, cut), (cut, min(y2 - y1, lower_end + pad))], rows_of, tall):
+    for (top, end), row, size in zip([(0, cut), (cut, min(y2 - y1, lower_end + pad))], rows_of, heights):
         left, right = min(c[0] for c in row), max(c[0] + c[2] for c in row)
-        for x, y, cw, ch in sorted(walled, key=lambda c: c[0]):
-            if top <= y + ch / 2 < end and max(x - right, left - x - cw) <= DIGIT_GAP * size:
-                left, right = min(left, x), max(right, x + cw)
+        beside = [c for c in on_outline if top <= c[1] + c[3] / 2 < end
+                  and max(c[3], size) <= ROW_HEIGHT_RATIO * min(c[3], size)
+                  and max(c[0] - right, left - c[0] - c[2]) <= ON_OUTLINE_GAP * size]
+        left, right = min([left] + [c[0] for c in beside]), max([right] + [c[0] + c[2] for c in beside])
         out.append([x1 + max(0, left - pad), y1 + top, x1 + min(x2 - x1, right + pad), y1 + end])
     return out
 
@@ -78,17 +82,25 @@ def stacked_rows(box: list[int], mask: np.ndarray, outlines: np.ndarray | None =
 Hole = tuple[int, int, int, int]   # (x, y, w, h) px within a label box
 
 
-def _letter_holes(box: list[int], mask: np.ndarray, outlines: np.ndarray | None) -> tuple[list[Hole], list[Hole]]:
-    """The letters of a filled label background (holes at least MIN_HOLE tall that it encloses, FILL_PAD px beyond
-    its box: :func:`tools.regions_ocr.text_mask`): those clear of the ``outlines`` bands, and those touching one."""
+def _letter_holes(box: tuple[int, int, int, int], mask: np.ndarray,
+                  outlines: np.ndarray | None) -> tuple[list[Hole], list[Hole]]:
+    """The letters of a filled label background: holes at least MIN_HOLE tall that it encloses, FILL_PAD px beyond
+    its box (as :func:`tools.regions_ocr.text_mask` finds them); those clear of the ``outlines`` bands (one px
+    beside a band counts, beyond the box's edge too), and those touching one."""
     x1, y1, x2, y2 = box
     h, w = mask.shape
-    a, b = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD)
-    holes = enclosed(mask[b:min(h, y2 + FILL_PAD), a:min(w, x2 + FILL_PAD)])[y1 - b:y2 - b, x1 - a:x2 - a]
+    a, b, c, d = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)
+    holes = enclosed(mask[b:d, a:c])
     n, lab, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
     touching = set()
     if outlines is not None:
-        touching = set(np.unique(lab[(cv2.dilate(outlines[y1:y2, x1:x2], np.ones((3, 3), np.uint8)) > 0) & holes]))
-    tall = [k for k in range(1, n) if stats[k][3] >= MIN_HOLE]
-    as_hole = {k: tuple(int(v) for v in stats[k][:4]) for k in tall}
-    return [as_hole[k] for k in tall if k not in touching], [as_hole[k] for k in tall if k in touching]
+        near = cv2.dilate(outlines[b:d, a:c], np.ones((3, 3), np.uint8)) > 0
+        touching = set(np.unique(lab[near & holes]).tolist())
+    inside = lab[y1 - b:y2 - b, x1 - a:x2 - a]
+    clear, on_outline = [], []
+    for k in range(1, n):
+        ys, xs = np.nonzero(inside == k)
+        if len(ys) and ys.max() - ys.min() + 1 >= MIN_HOLE:
+            hole = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+            (on_outline if k in touching else clear).append(hole)
+    return clear, on_outline
