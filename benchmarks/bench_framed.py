@@ -23,11 +23,11 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 from tqdm import tqdm  # noqa: E402
 
-from benchmarks.bench_regions import DATA, ROOT  # noqa: E402
+from benchmarks.bench_regions import DATA, ROOT, score  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
 from tools.draw import RegionStyle, draw_regions, label_box, legible_layout  # noqa: E402
-from tools.regions import iou, read_regions  # noqa: E402
+from tools.regions import read_regions  # noqa: E402
 
 FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")
 FONT_SCALES = (0.55, 0.63, 0.75)
@@ -65,11 +65,11 @@ def main() -> None:
             skipped += len(QUALITIES)
             continue
         for q in QUALITIES:
-            found = read_regions(jpeg_roundtrip(draw_regions(image, [(rid, box)], style), q))
-            hit = any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)
+            hit, extra = score(read_regions(jpeg_roundtrip(draw_regions(image, [(rid, box)], style), q)),
+                               [(rid, box)])
             tally["regions"] += 1
             tally["recovered_exactly"] += hit
-            tally["extra_regions"] += len(found) - hit
+            tally["extra_regions"] += extra
             by_id[f"{rid}_recovered"] += hit
             by_id[f"{rid}_regions"] += 1
             by_gap[f"{gap_x}x{gap_y}_lines{width}_recovered"] += hit

@@ -66,14 +66,15 @@ def _filled_areas(u8: np.ndarray) -> np.ndarray:
     on = u8 > 0
     out = np.zeros_like(u8)
     for i in found[2]:
-        if _holds_letters(u8, found, i):
+        letters = _holds_letters(u8, found, i)
+        if letters:
             comp, (x, y, w, h) = _widened(u8, found, i)
-            frame = frame_around(on, (x, y, w, h))
         else:   # a label whose gap to its outline was closed on three sides: its letters are few of that area
             x, y, w, h = (int(v) for v in found[1][i][:4])
-            comp, frame = found[0][y:y + h, x:x + w] == i, frame_around(on, (x, y, w, h))
-            if frame is None or not frame_holds_letters(on, frame):
-                continue
+            comp = found[0][y:y + h, x:x + w] == i
+        frame = frame_around(on, (x, y, w, h))
+        if not letters and (frame is None or not frame_holds_letters(on, frame)):
+            continue
         if frame is None:
             out[y:y + h, x:x + w][comp] = 1
         else:   # the label inside an outline drawn around it; the outline stays a line

@@ -8,8 +8,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tools.regions_geom import MIN_HOLE, enclosed
-from tools.regions_ocr import FILL_PAD, LETTER_PAD
+from tools.regions_geom import MIN_HOLE
+from tools.regions_ocr import LETTER_PAD, LabelBlob, text_mask
 
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 ROW_HEIGHT_RATIO = 1.3       # two rows of letters this close in height are two labels' (stacked_rows)
@@ -84,23 +84,17 @@ Hole = tuple[int, int, int, int]   # (x, y, w, h) px within a label box
 
 def _letter_holes(box: tuple[int, int, int, int], mask: np.ndarray,
                   outlines: np.ndarray | None) -> tuple[list[Hole], list[Hole]]:
-    """The letters of a filled label background: holes at least MIN_HOLE tall that it encloses, FILL_PAD px beyond
-    its box (as :func:`tools.regions_ocr.text_mask` finds them); those clear of the ``outlines`` bands (one px
-    beside a band counts, beyond the box's edge too), and those touching one."""
+    """The letters of a filled label background (:func:`tools.regions_ocr.text_mask`) at least MIN_HOLE tall:
+    those clear of the ``outlines`` bands, and those touching one (a px beside a band counts, beyond the box's edge
+    too)."""
     x1, y1, x2, y2 = box
-    h, w = mask.shape
-    a, b, c, d = max(0, x1 - FILL_PAD), max(0, y1 - FILL_PAD), min(w, x2 + FILL_PAD), min(h, y2 + FILL_PAD)
-    holes = enclosed(mask[b:d, a:c])
+    holes = text_mask(mask, LabelBlob(box, True))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
     touching = set()
     if outlines is not None:
-        near = cv2.dilate(outlines[b:d, a:c], np.ones((3, 3), np.uint8)) > 0
-        touching = set(np.unique(lab[near & holes]).tolist())
-    inside = lab[y1 - b:y2 - b, x1 - a:x2 - a]
-    clear, on_outline = [], []
-    for k in range(1, n):
-        ys, xs = np.nonzero(inside == k)
-        if len(ys) and ys.max() - ys.min() + 1 >= MIN_HOLE:
-            hole = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
-            (on_outline if k in touching else clear).append(hole)
-    return clear, on_outline
+        h, w = mask.shape
+        a, b = max(0, x1 - 1), max(0, y1 - 1)
+        near = cv2.dilate(outlines[b:min(h, y2 + 1), a:min(w, x2 + 1)], np.ones((3, 3), np.uint8)) > 0
+        touching = set(np.unique(lab[near[y1 - b:y2 - b, x1 - a:x2 - a] & holes]).tolist())
+    tall = [(k, tuple(int(v) for v in stats[k][:4])) for k in range(1, n) if stats[k][3] >= MIN_HOLE]
+    return [c for k, c in tall if k not in touching], [c for k, c in tall if k in touching]
