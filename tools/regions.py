@@ -56,11 +56,15 @@ Pipeline of :func:`read_regions`:
    small rectangle), is read as that box's label (:func:`tools.regions_places.letter_boxes`). Boxes still
    unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
-   where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands); a
+   where that place leaves the image (:func:`tools.regions_places.label_by_siblings`; the surer read stands; a
+   window ending on a box's side is read cut off it as well); a
    letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
    it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text detector looks at
    a crop around each unlabeled box; a number is taken where a label of that box goes
-   (:func:`tools.regions_detect.label_by_detection`). An id that no box kept goes back to the one box that read it
+   (:func:`tools.regions_detect.label_by_detection`; two text lines on one row, the first without digits, are one
+   label a box's side crossed). A label read as one glyph narrower than a digit (the one stem of a thin label that
+   the colour mask kept) is read again off the picture grown around it (:func:`tools.regions_ids.grown_fragments`).
+   An id that no box kept goes back to the one box that read it
    and is still unlabeled once the others are read as other ids (:func:`tools.regions_ids.restore_contested`). A
    labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
    letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`), as
@@ -82,7 +86,7 @@ from scipy.optimize import linear_sum_assignment
 from tools.common import ToolError, load_image
 from tools.regions_geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
                                 match_limit, occluders, off_image, placement, placement_cost, within)
-from tools.regions_ids import pictures_off_sides, restore_contested, settle_reads, unique_ids
+from tools.regions_ids import grown_fragments, pictures_off_sides, restore_contested, settle_reads, unique_ids
 from tools.regions_labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions_anchored import box_from_label, colour_lines, explained, orphan_labels
 from tools.regions_boxed import boxed_labels
@@ -198,6 +202,7 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
+    regions = grown_fragments(rgb, regions, allowed)
     regions = restore_contested(shared_letters(regions, allowed), contested)
     regions = union_boxes(corner_pieces(regions, DET_THICK), DET_THICK, (rgb.shape[1], rgb.shape[0]))
     return sorted(regions, key=lambda r: (r.id, r.bbox))

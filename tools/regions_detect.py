@@ -3,6 +3,7 @@ engine's text detector around their boxes."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 DET_PAD = 50                 # px around an unlabeled box searched by the text detector
 DET_RECHECK, DET_REPLACE = 0.7, 0.9  # reads less sure than this are checked by detection; replaced if this sure
+JOIN_GAP = 0.5               # most gap (line heights) between two detected lines read as one label
+ROW_OVERLAP = 0.7            # least shared height (of the lower line) of two lines on one row
 SAME_CROP = 0.7              # IoU above which two boxes' search crops are one: the first crop's text lines serve both
 _LABEL_TEXT = re.compile(r"(?:[A-Za-z]*\s*)?(\d+)")   # "Region 3", "3" (OCR may drop or garble the word)
 
@@ -37,7 +40,7 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
         x1, y1, x2, y2 = (int(round(v)) for v in reg.bbox)
         crop = (max(0, x1 - DET_PAD), max(0, y1 - DET_PAD), min(w, x2 + DET_PAD), min(h, y2 + DET_PAD))
         best: tuple[float, int, str, float, tuple[int, int, int, int]] | None = None
-        for text, conf, box in _text_lines(rgb, crop, searched):
+        for text, conf, box in _with_joined(_text_lines(rgb, crop, searched)):
             m = _LABEL_TEXT.fullmatch(text.strip())
             rid = int(m.group(1)) if m and is_id(m.group(1)) else None
             if not free_id(rid, reg.id, taken, allowed):
@@ -56,6 +59,22 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
             continue
         take_read(reg, best[1:4], best[4], taken)
     return regions
+
+
+def _with_joined(lines: list[tuple[str, float, tuple[int, int, int, int]]]
+                 ) -> list[tuple[str, float, tuple[int, int, int, int]]]:
+    """``lines`` and each two of them on one row, one right after the other (gap at most JOIN_GAP line heights),
+    the first one without digits, read as one: a box's side crossing a "Region N" label splits it into two lines
+    ("Regi", "n14"); two numbers side by side are two labels."""
+    joined = []
+    for (ta, ca, a), (tb, cb, b) in itertools.permutations(lines, 2):
+        if any(c.isdigit() for c in ta):
+            continue
+        h = min(a[3] - a[1], b[3] - b[1])
+        overlap = min(a[3], b[3]) - max(a[1], b[1])
+        if overlap >= ROW_OVERLAP * h and -h * JOIN_GAP <= b[0] - a[2] <= JOIN_GAP * h:
+            joined.append((ta + tb, min(ca, cb), (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))))
+    return lines + joined
 
 
 def _text_lines(rgb: np.ndarray, crop: tuple[int, int, int, int],

@@ -10,12 +10,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tools.label_reader import READER
 from tools.regions_geom import off_sides
 from tools.regions_ocr import LETTER_PAD, LabelBlob, Read, read_pictures
 
 if TYPE_CHECKING:
     from tools.regions import Region
 
+# a label read as one glyph narrower than a digit ("1") may be the one letter of a longer thin label that the
+# colour mask kept (JPEG's halved colour resolution thins the others away): its picture is read again grown by
+# FRAGMENT_GROW (label heights: left, top, right, bottom); a read at least FRAGMENT_SURE that holds the first read's
+# digits and more names the box. Thin stroke labels (seed 950, 200 overlays): 7 of 63 boxes read wrong set right,
+# none read right changed; seed 121: none changed.
+FRAGMENT_WIDTH = 0.45      # a glyph narrower than this many label heights per digit (plus 0.1) is a fragment
+FRAGMENT_GROW = (-.7, -.2, .7, .2)
+FRAGMENT_SURE = 0.9
 PICTURE_SURE = 0.5            # a picture read less sure than this does not overrule a surer mask read
 Contest = list[tuple['Region', 'Region']]   # boxes read as one id, each with a copy of its read before it was dropped
 
@@ -112,6 +121,26 @@ def restore_contested(regions: list[Region], contests: list[Contest]) -> list[Re
             reg, read = left[0]
             reg.relabel(read.id, read.label_text, read.confidence, read.label_box)
             held.add(reg.id)
+    return regions
+
+
+def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
+    """Boxes whose label was read as a glyph narrower than its digits take the read of the label's picture grown
+    around it (FRAGMENT_GROW) when that read is sure (FRAGMENT_SURE), holds the first read's digits and more, and
+    names an id that no other box holds and the caller allows."""
+    def narrow(reg: Region) -> bool:
+        x1, y1, x2, y2 = reg.label_box
+        return x2 - x1 < (FRAGMENT_WIDTH * len(str(reg.id)) + 0.1) * (y2 - y1)
+
+    frags = [r for r in regions if r.id >= 0 and r.label_box is not None and narrow(r)]
+    windows = [[v + g * (r.label_box[3] - r.label_box[1]) for v, g in zip(r.label_box, FRAGMENT_GROW)] for r in frags]
+    held = {r.id for r in regions if r.id >= 0}
+    for reg, window, (rid, text, conf) in zip(frags, windows, READER.read(rgb, windows)):
+        if (rid is not None and rid not in held and conf >= FRAGMENT_SURE and str(reg.id) in str(rid)
+                and (allowed is None or rid in allowed)):
+            held.discard(reg.id)
+            reg.relabel(rid, text, conf, window)
+            held.add(rid)
     return regions
 
 

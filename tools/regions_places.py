@@ -14,6 +14,7 @@ from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT
 from tools.regions_rows import WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
+from tools.regions_ids import pictures_off_sides
 from tools.regions_prune import LABEL_MAX_H
 
 if TYPE_CHECKING:
@@ -352,7 +353,9 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
                 if not within(reg.bbox, window, -thick):   # a window around the box: its "box" is a letter
                     jobs.append((reg, window))
                     places.append(p)
-    reads = _widest_read(jobs, places, read_pictures(rgb, [LabelBlob(box, False) for _, box in jobs]))
+    seen, pics = pictures_off_sides(rgb, [LabelBlob(box, False) for _, box in jobs], [(r.bbox, thick) for r in regions])
+    jobs = [(reg, tuple(b.box)) for (reg, _), b in zip(jobs, seen)]
+    reads = _widest_read(jobs, places, pics)
     taken = {r.id for r in regions if r.id >= 0} | contested
     done: set[int] = set()   # a region read at one place is not read again at the other
     ranked = sorted(zip(jobs, reads), key=lambda job: -job[1][2])   # surest reads first
