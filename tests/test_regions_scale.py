@@ -17,7 +17,7 @@ from benchmarks.bench_regions import make_instance, nth_overlay, nth_overlays, s
 from tools.common import downscale, jpeg_roundtrip, load_image
 from tools.draw import RegionStyle, draw_regions
 import tools.regions as regions_module
-from tools.regions import Region, overlay_mask, read_regions
+from tools.regions import Region, iou, overlay_mask, read_regions
 import tools.regions_scale as scale_module
 from tools.regions_scale import (LOOKS, WORK_THICK, outvote, read_scaled, second_look, seen_alike, surer_first,
                                  stroke_thickness, working_scale)
@@ -231,3 +231,60 @@ def test_a_vote_that_adds_the_digit_the_first_label_box_cut_off_stands(monkeypat
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(scale_module, "digits_cut", lambda first, voted: False)
     assert score(read_regions(inst), regions) != (len(regions), 0)
+
+
+@pytest.mark.parametrize("seed,k,rid", [(141, 41, 17), (181, 167, 19)])
+def test_a_vote_for_a_piece_of_the_box_the_first_read_gave_that_id_loses(seed, k, rid, monkeypatch):
+    # unseen overlay 141:41: box 20's top line crosses box 17, and both scaled reads close box 17 on it (the top
+    # half, label "17" in its corner); 181:167: the bottom line of box 14 runs over box 19's top line, and the
+    # scaled reads take it for box 19's top. The first read found both boxes whole. Ground truth is the drawn layout
+    inst, regions = nth_overlay(seed, k)
+    box = dict(regions)[rid]
+    assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(inst))
+    monkeypatch.setattr(scale_module, "_piece_of_own", lambda reg, first: False)
+    assert not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(inst))
+
+
+def test_a_piece_is_inside_on_three_sides_its_label_clear_of_the_rest():
+    box = [100.0, 100.0, 300.0, 200.0]
+    corner = [104, 104, 130, 120]   # a label inside the top-left corner
+    whole = Region(5, box, label_box=corner)
+    top = [100.0, 100.0, 300.0, 150.0]
+    assert scale_module._piece_of_own(Region(5, top, label_box=corner), [whole])
+    assert not scale_module._piece_of_own(Region(6, top, label_box=corner), [whole])             # another id
+    quarter = [100.0, 100.0, 200.0, 150.0]                                                       # two sides only
+    assert not scale_module._piece_of_own(Region(5, quarter, label_box=corner), [whole])
+    # the box's top part was its label glued above, which the first read took in: the lower part is the box
+    glued = Region(5, [100.0, 130.0, 300.0, 200.0], label_box=[98, 98, 160, 130])
+    assert not scale_module._piece_of_own(glued, [whole])
+    # a box the first read found in the rest: the first read's box was two boxes as one
+    assert not scale_module._piece_of_own(Region(5, top, label_box=corner),
+                                          [whole, Region(-1, [100.0, 150.0, 300.0, 200.0])])
+
+
+def test_a_first_box_near_an_agreed_one_that_took_its_label_in_keeps_its_sides():
+    # the agreed box reaches up over its label glued above (121:68): the first box keeps its sides, takes the id
+    agreed = Region(13, [242.0, 511.5, 283.7, 572.1], "13", 1.0, label_box=[240, 505, 345, 525])
+    for first_id in (13, -1):
+        first = [Region(first_id, [242.0, 527.0, 283.5, 572.0], label_text="", confidence=0.0)]
+        out = outvote(first, [dataclasses.replace(agreed)])
+        assert [(r.id, r.bbox) for r in out] == [(13, [242.0, 527.0, 283.5, 572.0])]
+    # another id there: the agreed box stands beside it
+    out = outvote([Region(4, [242.0, 527.0, 283.5, 572.0])], [dataclasses.replace(agreed)])
+    assert sorted((r.id, r.bbox) for r in out) == [(4, [242.0, 527.0, 283.5, 572.0]), (13, agreed.bbox)]
+    # the first box holds more of the label than the agreed one: it took the label in, the agreed box stands
+    taken = [Region(-1, [242.0, 500.0, 283.5, 572.0], label_text="", confidence=0.0)]
+    above = Region(13, [242.0, 527.0, 283.7, 572.1], "13", 1.0, label_box=[240, 500, 300, 525])
+    out = outvote(taken, [above])
+    assert sorted((r.id, r.bbox) for r in out) == [(-1, [242.0, 500.0, 283.5, 572.0]), (13, [242.0, 527.0, 283.7, 572.1])]
+
+
+def test_a_vote_for_a_box_that_took_its_glued_label_in_keeps_the_first_reads_sides(monkeypatch):
+    # unseen overlay 121:68: the first read found box 13 whole, the scaled reads read "13" too but closed the box
+    # on the top edge of its label, glued above it. Ground truth is the drawn layout
+    inst, regions = nth_overlay(121, 68)
+    rid = 13
+    box = dict(regions)[rid]
+    assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(inst))
+    monkeypatch.setattr(scale_module, "NEAR_BOX", 1.01)
+    assert not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(inst))

@@ -28,6 +28,10 @@ from tools.common import downscale, to_full_res
 from tools.label_reader import READER
 from tools.regions_geom import SAME_BOX, iou
 
+NEAR_BOX = 0.7      # IoU from which a box of the first read is near a box the other reads agree on
+PIECE_LABEL = 0.1   # most share of a piece's label box in the rest of the box (a label there was taken in)
+PIECE_SIDES = 3.0   # px, a side of a scaled read within this of the first read's side is on it
+
 LONG_RUN = 41        # px, shortest straight stroke whose thickness is measured
 MIN_RUNS = 50        # fewest measured runs for a thickness (fewer: too little overlay to tell)
 # measured thickness (px) from which an image is read scaled down: the benchmark's widest outlines (5 px) measure
@@ -94,8 +98,9 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
     and picture reads disagreed), the image is read again at LOOKS[0] of ``scale``; where that read holds a
     labelled region the first does not, a third read at LOOKS[1] settles it: the regions the two other reads agree
     on (same id, IoU >= SAME_BOX) stand (:func:`outvote`), but one that relabels a labelled box only where its
-    label box reads as its id at the image's own scale (:func:`seen_alike`). Read at another scale, the fragile
-    labels (letters on lines, glued labels) come out otherwise, and rarely the same way wrong twice."""
+    label box reads as its id at the image's own scale (:func:`seen_alike`), and none that is a piece of the box the
+    first read gave its id (:func:`_piece_of_own`). Read at another scale, the fragile labels (letters on lines,
+    glued labels) come out otherwise, and rarely the same way wrong twice."""
     if all(r.id >= 0 and r.confirmed is True for r in regions):
         return regions
     # an id the first read found on two boxes and gave to neither: a read that misses one of them settles nothing
@@ -105,7 +110,41 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
     if not second:   # nothing to vote on: the first read stands wherever the second could outvote it
         return regions
     third = read_scaled(rgb, scale * LOOKS[1], read)
-    return outvote(regions, seen_alike(rgb, regions, [r for r in second if any(_same(r, t) for t in third)]))
+    agreed = [r for r in second if any(_same(r, t) for t in third) and not _piece_of_own(r, regions)]
+    return outvote(regions, seen_alike(rgb, regions, agreed))
+
+
+def _piece_of_own(reg: Any, first: list[Any]) -> bool:
+    """``reg`` (read at the other scales) is a piece of the box the first read gave its id: inside it, on three of
+    its sides (within PIECE_SIDES px), its label clear of the rest of that box, where the first read found no box:
+    that box's side crossed by another box's line, which the scaled reads took for the fourth side (the full-scale
+    read tells the lines apart better). A label in the rest is one the first read's box took in (a glued label,
+    141:46); a box the first read found there too (unlabeled, 121:178), or in the rest (702:86), makes its labelled
+    box two boxes taken as one."""
+    if reg.label_box is None or any(iou(f.bbox, reg.bbox) >= SAME_BOX for f in first):
+        return False
+    for f in first:
+        if f.id != reg.id or not (all(f.bbox[k] - PIECE_SIDES <= reg.bbox[k] for k in (0, 1))
+                                  and all(reg.bbox[k] <= f.bbox[k] + PIECE_SIDES for k in (2, 3))):
+            continue
+        off = [k for k in range(4) if abs(f.bbox[k] - reg.bbox[k]) > PIECE_SIDES]
+        if len(off) == 1:
+            k = off[0]   # the rest of the box: between the piece's fourth side and the box's
+            rest = list(f.bbox)
+            rest[(k + 2) % 4] = reg.bbox[k]
+            return (_overlap(reg.label_box, rest) <= PIECE_LABEL * _area(reg.label_box)
+                    and not any(iou(g.bbox, rest) >= NEAR_BOX for g in first))
+    return False
+
+
+def _area(b: Any) -> float:
+    """Area (px) of box ``b`` (x1, y1, x2, y2), 0 when empty."""
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _overlap(a: Any, b: Any) -> float:
+    """Area (px) shared by boxes ``a`` and ``b`` (x1, y1, x2, y2)."""
+    return _area([max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])])
 
 
 def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any]:
@@ -153,14 +192,25 @@ def digits_cut(first: int, voted: int) -> bool:
 
 def outvote(first: list[Any], agreed: list[Any]) -> list[Any]:
     """``first`` with each region of ``agreed`` (read alike by two other reads) in place of the boxes of ``first``
-    at the same place (IoU >= SAME_BOX); a box of ``first`` elsewhere with the same id is left unlabeled."""
+    at the same place (IoU >= SAME_BOX); a box of ``first`` elsewhere with the same id is left unlabeled. Where
+    none is at that place, the one box of ``first`` near it (IoU >= NEAR_BOX), read unlabeled or as that id, takes
+    the agreed label and keeps its sides if the agreed box took its label in (holds more of it, by PIECE_LABEL of
+    it: closed on the edge of a label glued to the box, 121:68)."""
     out = list(first)
+    same_or_none = {id(r) for r in first if r.id < 0} | {id(r) for r in first for a in agreed if r.id == a.id}
     for reg in agreed:
-        out = [r for r in out if iou(r.bbox, reg.bbox) < SAME_BOX]
-        for r in out:
+        kept = [r for r in out if iou(r.bbox, reg.bbox) < SAME_BOX]
+        for r in kept:
             if r.id == reg.id:
                 r.relabel(-1, "", 0.0, None)
-        out.append(reg)
+        near = [r for r in kept if iou(r.bbox, reg.bbox) >= NEAR_BOX]
+        if (len(kept) == len(out) and len(near) == 1 and id(near[0]) in same_or_none and near[0].id < 0
+                and reg.label_box is not None and _overlap(reg.label_box, reg.bbox)
+                > _overlap(reg.label_box, near[0].bbox) + PIECE_LABEL * _area(reg.label_box)):
+            near[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
+        else:
+            kept.append(reg)
+        out = kept
     return out
 
 
