@@ -28,7 +28,7 @@ from tools.common import downscale, to_full_res
 from tools.label_reader import READER
 from tools.regions_geom import SAME_BOX, iou
 
-NEAR_BOX = 0.7      # IoU from which a box of the first read is near a box the other reads agree on
+REST_BOX = 0.7      # IoU from which a box of the first read lies in the rest of a box beside a piece
 PIECE_LABEL = 0.1   # most share of a piece's label box in the rest of the box (a label there was taken in)
 PIECE_SIDES = 3.0   # px, a side of a scaled read within this of the first read's side is on it
 
@@ -133,7 +133,7 @@ def _piece_of_own(reg: Any, first: list[Any]) -> bool:
             rest = list(f.bbox)
             rest[(k + 2) % 4] = reg.bbox[k]
             return (_overlap(reg.label_box, rest) <= PIECE_LABEL * _area(reg.label_box)
-                    and not any(iou(g.bbox, rest) >= NEAR_BOX for g in first))
+                    and not any(iou(g.bbox, rest) >= REST_BOX for g in first))
     return False
 
 
@@ -192,25 +192,14 @@ def digits_cut(first: int, voted: int) -> bool:
 
 def outvote(first: list[Any], agreed: list[Any]) -> list[Any]:
     """``first`` with each region of ``agreed`` (read alike by two other reads) in place of the boxes of ``first``
-    at the same place (IoU >= SAME_BOX); a box of ``first`` elsewhere with the same id is left unlabeled. Where
-    none is at that place, the one box of ``first`` near it (IoU >= NEAR_BOX), read unlabeled or as that id, takes
-    the agreed label and keeps its sides if the agreed box took its label in (holds more of it, by PIECE_LABEL of
-    it: closed on the edge of a label glued to the box, 121:68)."""
+    at the same place (IoU >= SAME_BOX); a box of ``first`` elsewhere with the same id is left unlabeled."""
     out = list(first)
-    same_or_none = {id(r) for r in first if r.id < 0} | {id(r) for r in first for a in agreed if r.id == a.id}
     for reg in agreed:
-        kept = [r for r in out if iou(r.bbox, reg.bbox) < SAME_BOX]
-        for r in kept:
+        out = [r for r in out if iou(r.bbox, reg.bbox) < SAME_BOX]
+        for r in out:
             if r.id == reg.id:
                 r.relabel(-1, "", 0.0, None)
-        near = [r for r in kept if iou(r.bbox, reg.bbox) >= NEAR_BOX]
-        if (len(kept) == len(out) and len(near) == 1 and id(near[0]) in same_or_none and near[0].id < 0
-                and reg.label_box is not None and _overlap(reg.label_box, reg.bbox)
-                > _overlap(reg.label_box, near[0].bbox) + PIECE_LABEL * _area(reg.label_box)):
-            near[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
-        else:
-            kept.append(reg)
-        out = kept
+        out.append(reg)
     return out
 
 
