@@ -245,20 +245,22 @@ def test_a_vote_for_a_piece_of_the_box_the_first_read_gave_that_id_loses(seed, k
     assert not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(inst))
 
 
-def test_a_piece_is_inside_on_three_sides_its_label_clear_of_the_rest():
+def test_a_piece_is_inside_on_three_sides_on_another_boxs_line_its_label_clear_of_the_rest():
     box = [100.0, 100.0, 300.0, 200.0]
     corner = [104, 104, 130, 120]   # a label inside the top-left corner
     whole = Region(5, box, label_box=corner)
+    crossing = Region(8, [50.0, 150.0, 400.0, 260.0])   # its top line runs across box 5 at y = 150
     top = [100.0, 100.0, 300.0, 150.0]
-    assert scale_module._piece_of_own(Region(5, top, label_box=corner), [whole])
-    assert not scale_module._piece_of_own(Region(6, top, label_box=corner), [whole])             # another id
-    quarter = [100.0, 100.0, 200.0, 150.0]                                                       # two sides only
-    assert not scale_module._piece_of_own(Region(5, quarter, label_box=corner), [whole])
+    assert scale_module._piece_of_own(Region(5, top, label_box=corner), [whole, crossing])
+    assert not scale_module._piece_of_own(Region(5, top, label_box=corner), [whole])   # no line there: a side
+    assert not scale_module._piece_of_own(Region(6, top, label_box=corner), [whole, crossing])   # another id
+    quarter = [100.0, 100.0, 200.0, 150.0]                                                         # two sides only
+    assert not scale_module._piece_of_own(Region(5, quarter, label_box=corner), [whole, crossing])
     # the box's top part was its label glued above, which the first read took in: the lower part is the box
     glued = Region(5, [100.0, 130.0, 300.0, 200.0], label_box=[98, 98, 160, 130])
-    assert not scale_module._piece_of_own(glued, [whole])
+    assert not scale_module._piece_of_own(glued, [whole, Region(8, [50.0, 130.0, 400.0, 260.0])])
     # a box the first read found in the rest: the first read's box was two boxes as one
     assert not scale_module._piece_of_own(Region(5, top, label_box=corner),
-                                          [whole, Region(-1, [100.0, 150.0, 300.0, 200.0])])
+                                          [whole, crossing, Region(-1, [100.0, 150.0, 300.0, 200.0])])
     # a box the first read found at the piece's place too (121:178): its labelled box was two boxes as one
-    assert not scale_module._piece_of_own(Region(5, top, label_box=corner), [whole, Region(-1, list(top))])
+    assert not scale_module._piece_of_own(Region(5, top, label_box=corner), [whole, crossing, Region(-1, list(top))])

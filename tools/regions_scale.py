@@ -116,9 +116,10 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
 
 def _piece_of_own(reg: Any, first: list[Any]) -> bool:
     """``reg`` (read at the other scales) is a piece of the box the first read gave its id: inside it, on three of
-    its sides (within PIECE_SIDES px), its label clear of the rest of that box, where the first read found no box:
-    that box's side crossed by another box's line, which the scaled reads took for the fourth side (the full-scale
-    read tells the lines apart better). A label in the rest is one the first read's box took in (a glued label,
+    its sides (within PIECE_SIDES px), its fourth side on a side of another box the first read found, its label
+    clear of the rest of that box, where the first read found no box: that box's side crossed by another box's
+    line, which the scaled reads took for the fourth side (the full-scale read tells the lines apart better); a
+    fourth side on no other box is the first read's box closed on a line beyond its own (631:93). A label in the rest is one the first read's box took in (a glued label,
     141:46); a box the first read found there too (unlabeled, 121:178), or in the rest (702:86), makes its labelled
     box two boxes taken as one."""
     if reg.label_box is None or any(iou(f.bbox, reg.bbox) >= SAME_BOX for f in first):
@@ -132,7 +133,10 @@ def _piece_of_own(reg: Any, first: list[Any]) -> bool:
             k = off[0]   # the rest of the box: between the piece's fourth side and the box's
             rest = list(f.bbox)
             rest[(k + 2) % 4] = reg.bbox[k]
-            return (_overlap(reg.label_box, rest) <= PIECE_LABEL * _area(reg.label_box)
+            axis = k % 2   # the piece's fourth side lies on a side of another box the first read found
+            crossing = any(min(abs(g.bbox[axis] - reg.bbox[k]), abs(g.bbox[axis + 2] - reg.bbox[k])) <= PIECE_SIDES
+                           for g in first if g is not f)
+            return (crossing and _overlap(reg.label_box, rest) <= PIECE_LABEL * _area(reg.label_box)
                     and not any(iou(g.bbox, rest) >= REST_BOX for g in first))
     return False
 
