@@ -8,6 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tools.regions as regions_module
+import tools.regions_detect as detect_module
+import tools.regions_places as places_module
 from tests.test_regions_hidden import _missed, _overlay, _read, _style
 from tools.common import load_image
 from tools.draw import draw_regions, label_box
@@ -15,6 +18,7 @@ from tools.regions import Region
 from tools.regions_detect import _with_joined
 from tools.regions_geom import components
 from tools.regions_ids import grown_fragments
+from tools.regions_ocr import read_pictures
 
 YELLOW = (255, 255, 0)
 
@@ -68,23 +72,35 @@ def test_a_lone_one_stays_one(picture):
     glyph, _ = _first_stem(picture, 1, style, box)
     reg = Region(1, box, "1", 0.9, label_box=glyph)
     grown_fragments(draw_regions(picture, [(1, box)], [style]), [reg], None)
+    assert (reg.id, reg.label_box, reg.confidence) == (1, glyph, 0.9)   # not read again as anything
+
+
+def test_a_fragment_keeps_its_read_when_the_grown_id_is_not_allowed(picture):
+    style = _style(YELLOW, 3, "inside_center", "{id}", 0.58, "dejavu_sans", False)
+    box = [345.0, 185.0, 477.0, 293.0]
+    glyph, _ = _first_stem(picture, 19, style, box)
+    reg = Region(1, box, "1", 0.9, label_box=glyph)
+    grown_fragments(draw_regions(picture, [(19, box)], [style]), [reg], {1, 2, 3})
     assert reg.id == 1
 
 
 @pytest.mark.parametrize("rid,layout,quality", [
-    # thin overlays drawn as the benchmark draws (DejaVu Sans strokes, font scale 0.55-0.62, seed 950): the colour
-    # mask kept the "1" of "19" (overlay 110) and of "17" (overlay 120), read "1"
+    # a thin overlay drawn as the benchmark draws but in one style (DejaVu Sans strokes, font scale 0.55-0.62,
+    # seed 950, overlay 110): the colour mask kept the "1" of "19", read "1"
     (19, [(10, [266, 67, 352, 184], ((255, 0, 255), 2, "inside_center", "{id}", 0.5606)),
           (19, [99, 218, 252, 371], ((0, 255, 255), 3, "inside_top_left", "{id}", 0.5638)),
           (7, [131, 342, 181, 419], ((255, 128, 0), 2, "inside_top_left", "Region {id}", 0.5670)),
           (4, [202, 187, 335, 228], ((255, 0, 128), 4, "inside_center", "Region {id}", 0.6133)),
           (13, [118, 145, 164, 274], ((255, 255, 0), 5, "above", "Region {id}", 0.5648))], 85),
 ])
-def test_a_thin_label_whose_mask_kept_one_glyph_is_read(shared_data, rid, layout, quality):
+def test_a_thin_label_whose_mask_kept_one_glyph_is_read(shared_data, rid, layout, quality, monkeypatch):
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_90_0_09869.jpg")
     drawn = _overlay(img, [(k, [float(v) for v in b], _style(*st, "dejavu_sans", False)) for k, b, st in layout],
                      quality)
-    assert _read(drawn, rid, dict((k, b) for k, b, _ in layout)[rid])
+    box = dict((k, b) for k, b, _ in layout)[rid]
+    assert _read(drawn, rid, box)
+    monkeypatch.setattr(regions_module, "grown_fragments", lambda rgb, regions, allowed: regions)
+    assert not _read(drawn, rid, box)
 
 
 def test_two_text_lines_one_after_the_other_on_a_row_are_read_as_one():
@@ -97,16 +113,18 @@ def test_two_text_lines_one_after_the_other_on_a_row_are_read_as_one():
     assert [(t, b) for t, _, b in joined[len(lines):]] == [("Regin14", (291, 144, 372, 162))]
 
 
-def test_a_thin_label_wider_than_its_box_crossed_by_its_side_is_read(shared_data):
+def test_a_thin_label_wider_than_its_box_crossed_by_its_side_is_read(shared_data, monkeypatch):
     # thin overlay 950:32: "Region 14" in thin yellow strokes inside the top-left corner of a box narrower than it;
     # the box's right side crosses the "o", and the text detector finds "Regi" and "n14"
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_80_50_0_06967.jpg")
     style = _style(YELLOW, 5, "inside_top_left", "Region {id}", 0.5683071769473865, "dejavu_sans", False)
     layout = [(14, [285.0, 141.0, 333.0, 217.0]), (18, [54.0, 261.0, 101.0, 322.0]), (11, [547.0, 367.0, 603.0, 460.0])]
     assert 14 not in _missed(img, style, layout, 67)
+    monkeypatch.setattr(detect_module, "_with_joined", lambda lines: lines)
+    assert 14 in _missed(img, style, layout, 67)
 
 
-def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_data):
+def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_data, monkeypatch):
     # unseen overlay 151:129: "11" left of its box is glued to its side and to box 4's; the window where the other
     # labels sit ends on box 11's side, read "111"
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_7.png")
@@ -114,4 +132,8 @@ def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_
     layout = [(9, [551, 315, 592, 364]), (10, [453, 78, 512, 200]), (19, [54, 277, 125, 399]),
               (4, [179, 170, 309, 304]), (15, [427, 192, 617, 280]), (12, [266, 52, 368, 174]),
               (11, [316, 173, 398, 260]), (20, [78, 317, 160, 360]), (0, [486, 362, 533, 398])]
-    assert 11 not in _missed(img, style, [(rid, [float(v) for v in box]) for rid, box in layout], 63)
+    layout = [(rid, [float(v) for v in box]) for rid, box in layout]
+    assert 11 not in _missed(img, style, layout, 63)
+    monkeypatch.setattr(places_module, "pictures_off_sides",
+                        lambda rgb, blobs, rects: (list(blobs), read_pictures(rgb, list(blobs))))
+    assert 11 in _missed(img, style, layout, 63)

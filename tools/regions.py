@@ -62,7 +62,7 @@ Pipeline of :func:`read_regions`:
    it took as that box's label (:func:`tools.regions_places.letter_boxes`); then the engine's text detector looks at
    a crop around each unlabeled box; a number is taken where a label of that box goes
    (:func:`tools.regions_detect.label_by_detection`; two text lines on one row, the first without digits, are one
-   label a box's side crossed). A label read as one glyph narrower than a digit (the one stem of a thin label that
+   label a box's side crossed). A label box narrower than its read digits need (the one stem of a thin label that
    the colour mask kept) is read again off the picture grown around it (:func:`tools.regions_ids.grown_fragments`).
    An id that no box kept goes back to the one box that read it
    and is still unlabeled once the others are read as other ids (:func:`tools.regions_ids.restore_contested`). A

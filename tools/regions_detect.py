@@ -12,7 +12,7 @@ import numpy as np
 from tools.label_reader import is_id
 from tools.regions_geom import iou, match_limit, placement_cost, within
 from tools.regions_ocr import OCR, LabelBlob
-from tools.regions_places import free_id, take_read
+from tools.regions_ids import free_id, take_read
 
 if TYPE_CHECKING:
     from tools.regions import Region

@@ -17,11 +17,12 @@ from tools.regions_ocr import LETTER_PAD, LabelBlob, Read, read_pictures
 if TYPE_CHECKING:
     from tools.regions import Region
 
-# a label read as one glyph narrower than a digit ("1") may be the one letter of a longer thin label that the
-# colour mask kept (JPEG's halved colour resolution thins the others away): its picture is read again grown by
-# FRAGMENT_GROW (label heights: left, top, right, bottom); a read at least FRAGMENT_SURE that holds the first read's
-# digits and more names the box. Thin stroke labels (seed 950, 200 overlays): 7 of 63 boxes read wrong set right,
-# none read right changed; seed 121: none changed.
+# a label whose box is narrower than its read digits need (FRAGMENT_WIDTH label heights each, plus 0.1: a "1" read
+# off one stem) may be what the colour mask kept of a longer thin label (JPEG's halved colour resolution thins the
+# rest away): its picture is read again grown by FRAGMENT_GROW (label heights: left, top, right, bottom); a read at
+# least FRAGMENT_SURE whose digits contain the first read's, and name another id no box holds, names the box. Thin
+# stroke labels (seed 950, 200 overlays): 7 of 63 boxes read wrong set right, none read right changed; seed 121:
+# none changed.
 FRAGMENT_WIDTH = 0.45      # a glyph narrower than this many label heights per digit (plus 0.1) is a fragment
 FRAGMENT_GROW = (-.7, -.2, .7, .2)
 FRAGMENT_SURE = 0.9
@@ -125,9 +126,9 @@ def restore_contested(regions: list[Region], contests: list[Contest]) -> list[Re
 
 
 def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
-    """Boxes whose label was read as a glyph narrower than its digits take the read of the label's picture grown
-    around it (FRAGMENT_GROW) when that read is sure (FRAGMENT_SURE), holds the first read's digits and more, and
-    names an id that no other box holds and the caller allows."""
+    """Boxes whose label box is narrower than its read digits need take the read of the label's picture grown
+    around it (FRAGMENT_GROW) when that read is sure (FRAGMENT_SURE), its digits contain the first read's, and it
+    names another id that no box holds and the caller allows (:func:`free_id`)."""
     def narrow(reg: Region) -> bool:
         x1, y1, x2, y2 = reg.label_box
         return x2 - x1 < (FRAGMENT_WIDTH * len(str(reg.id)) + 0.1) * (y2 - y1)
@@ -136,12 +137,23 @@ def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | 
     windows = [[v + g * (r.label_box[3] - r.label_box[1]) for v, g in zip(r.label_box, FRAGMENT_GROW)] for r in frags]
     held = {r.id for r in regions if r.id >= 0}
     for reg, window, (rid, text, conf) in zip(frags, windows, READER.read(rgb, windows)):
-        if (rid is not None and rid not in held and conf >= FRAGMENT_SURE and str(reg.id) in str(rid)
-                and (allowed is None or rid in allowed)):
-            held.discard(reg.id)
-            reg.relabel(rid, text, conf, window)
-            held.add(rid)
+        if (rid != reg.id and free_id(rid, reg.id, held, allowed) and conf >= FRAGMENT_SURE
+                and str(reg.id) in str(rid)):
+            take_read(reg, (rid, text, conf), window, held)
     return regions
+
+
+def free_id(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:
+    """A read id a box (now ``own``) may take in the passes after the first read of each colour: one the caller
+    allows and no other box holds (``taken``)."""
+    return rid is not None and (rid not in taken or rid == own) and (allowed is None or rid in allowed)
+
+
+def take_read(reg: Region, read: tuple[int, str, float], box: Sequence[float], taken: set[int]) -> None:
+    """``reg`` relabelled with ``read`` (id, text, confidence) read at ``box``; ``taken``, the ids held, follows."""
+    taken.discard(reg.id)
+    reg.relabel(*read, box)
+    taken.add(read[0])
 
 
 def _same_id(regions: list[Region]) -> list[list[Region]]:

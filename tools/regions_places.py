@@ -11,10 +11,10 @@ import numpy as np
 
 from tools.regions_geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
                                 placement, placement_cost, text_shift, union_box, within)
+from tools.regions_ids import free_id, pictures_off_sides, take_read
 from tools.regions_labels import DIGIT_WIDTH, LETTER_ASPECT
 from tools.regions_rows import WORD_JOIN
 from tools.regions_ocr import LabelBlob, read_pictures
-from tools.regions_ids import pictures_off_sides
 from tools.regions_prune import LABEL_MAX_H
 
 if TYPE_CHECKING:
@@ -316,7 +316,8 @@ def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] 
     each), and in windows narrower by a digit at a time, and read off the picture (the widest read stands). A read
     is taken when ``sure`` (read confidence) and surer than the box's own read (for a label read at an odd place: a
     new id read at least ODD_SURE), and its id is neither another box's nor read by several (``contested``, see
-    :func:`tools.regions_ids.unique_ids`); ``thick``: outline width (px) assumed. Where a label drawn so
+    :func:`tools.regions_ids.unique_ids`); ``thick``: outline width (px) assumed. A window that ends on a box's
+    side is read cut off it too (:func:`tools.regions_ids.pictures_off_sides`). Where a label drawn so
     (DRAWN_HEIGHT x its letters' height) would leave the image, renderers may draw it inside the box's top-left
     corner instead, so it is looked for there too."""
     size = (rgb.shape[1], rgb.shape[0])
@@ -395,16 +396,3 @@ def _widest_read(jobs: list[tuple[Region, tuple[int, int, int, int]]], places: l
             best[key] = k
     return [read if best.get((id(reg), p), k) == k else (None, "", 0.0)
             for k, ((reg, _), p, read) in enumerate(zip(jobs, places, reads))]
-
-
-def free_id(rid: int | None, own: int, taken: set[int], allowed: set[int] | None) -> bool:
-    """A read id a box (now ``own``) may take in the passes after the first read of each colour: one the caller
-    allows and no other box holds (``taken``)."""
-    return rid is not None and (rid not in taken or rid == own) and (allowed is None or rid in allowed)
-
-
-def take_read(reg: Region, read: tuple[int, str, float], box: Sequence[float], taken: set[int]) -> None:
-    """``reg`` relabelled with ``read`` (id, text, confidence) read at ``box``; ``taken``, the ids held, follows."""
-    taken.discard(reg.id)
-    reg.relabel(*read, box)
-    taken.add(read[0])

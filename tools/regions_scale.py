@@ -26,7 +26,7 @@ import numpy as np
 
 from tools.common import downscale, to_full_res
 from tools.label_reader import READER
-from tools.regions_geom import SAME_BOX, iou
+from tools.regions_geom import SAME_BOX, iou, share_within
 
 REST_BOX = 0.7      # IoU from which a box of the first read lies in the rest of a box beside a piece
 PIECE_LABEL = 0.1   # most share of a piece's label box in the rest of the box (a label there was taken in)
@@ -116,12 +116,13 @@ def second_look(rgb: np.ndarray, regions: list[Any], scale: float,
 
 def _piece_of_own(reg: Any, first: list[Any]) -> bool:
     """``reg`` (read at the other scales) is a piece of the box the first read gave its id: inside it, on three of
-    its sides (within PIECE_SIDES px), its fourth side on a side of another box the first read found, its label
-    clear of the rest of that box, where the first read found no box: that box's side crossed by another box's
-    line, which the scaled reads took for the fourth side (the full-scale read tells the lines apart better); a
-    fourth side on no other box is the first read's box closed on a line beyond its own (631:93). A label in the rest is one the first read's box took in (a glued label,
-    141:46); a box the first read found there too (unlabeled, 121:178), or in the rest (702:86), makes its labelled
-    box two boxes taken as one."""
+    its sides (within PIECE_SIDES px), its fourth side on a side of another box the first read found that runs
+    across that box, its label clear of the rest of that box (share_within <= PIECE_LABEL), where the first read
+    found no box: that box's side crossed by another box's line, which the scaled reads took for the fourth side
+    (the full-scale read tells the lines apart better). A fourth side on no other box's line is the first read's
+    box closed on a line beyond its own (631:93); a label in the rest is one the first read's box took in (a glued
+    label, 141:46); a box the first read found there too (unlabeled, 121:178), or in the rest (702:86), makes its
+    labelled box two boxes taken as one."""
     if reg.label_box is None or any(iou(f.bbox, reg.bbox) >= SAME_BOX for f in first):
         return False
     for f in first:
@@ -135,20 +136,11 @@ def _piece_of_own(reg: Any, first: list[Any]) -> bool:
             rest[(k + 2) % 4] = reg.bbox[k]
             axis = k % 2   # the piece's fourth side lies on a side of another box the first read found
             crossing = any(min(abs(g.bbox[axis] - reg.bbox[k]), abs(g.bbox[axis + 2] - reg.bbox[k])) <= PIECE_SIDES
+                           and g.bbox[1 - axis] < f.bbox[3 - axis] and g.bbox[3 - axis] > f.bbox[1 - axis]
                            for g in first if g is not f)
-            return (crossing and _overlap(reg.label_box, rest) <= PIECE_LABEL * _area(reg.label_box)
-                    and not any(iou(g.bbox, rest) >= REST_BOX for g in first))
+            return (crossing and share_within(reg.label_box, rest) <= PIECE_LABEL
+                    and not any(iou(g.bbox, rest) >= REST_BOX for g in first if g is not f))
     return False
-
-
-def _area(b: Any) -> float:
-    """Area (px) of box ``b`` (x1, y1, x2, y2), 0 when empty."""
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
-
-
-def _overlap(a: Any, b: Any) -> float:
-    """Area (px) shared by boxes ``a`` and ``b`` (x1, y1, x2, y2)."""
-    return _area([max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])])
 
 
 def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any]:

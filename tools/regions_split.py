@@ -28,7 +28,7 @@ from tools.regions_geom import iou, label_anchors, placement, placement_cost, sh
 from tools.regions_labels import is_word, next_letter
 from tools.regions_rows import WORD_JOIN
 from tools.regions_ocr import LabelBlob, Read, read_pictures, text_mask
-from tools.regions_places import free_id, take_read
+from tools.regions_ids import free_id, take_read
 
 if TYPE_CHECKING:
     from tools.regions import Region
