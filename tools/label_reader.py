@@ -108,7 +108,7 @@ class LabelReader:
         the box, with its best read's text and confidence (one batched call)."""
         if not len(boxes):
             return []
-        windows = [[v + s * (b[3] - b[1]) for v, s in zip(b, shift)] for b in boxes for shift in WINDOWS]
+        windows = [shifted(b, shift) for b in boxes for shift in WINDOWS]
         x = to_input([label_crop(rgb, w) for w in windows])
         with self._lock:
             if self._session is None:
@@ -116,6 +116,11 @@ class LabelReader:
             logits = self._session.run(None, {"image": x})[0]
         reads = [(int(text) if is_id(text) else None, text, conf) for text, conf in ctc_decode(logits)]
         return [_vote(reads[k:k + len(WINDOWS)]) for k in range(0, len(reads), len(WINDOWS))]
+
+
+def shifted(box: Sequence[float], shift: Sequence[float]) -> list[float]:
+    """``box`` (x1, y1, x2, y2 px) with each side moved by ``shift`` (the same order) in the box's heights."""
+    return [v + s * (box[3] - box[1]) for v, s in zip(box, shift)]
 
 
 def _vote(reads: Sequence[Read]) -> Read:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tools.label_reader import is_id
-from tools.regions_geom import iou, match_limit, placement_cost, within
+from tools.regions_geom import iou, match_limit, placement_cost, union_box, within
 from tools.regions_ocr import OCR, LabelBlob
 from tools.regions_ids import free_id, take_read
 
@@ -73,7 +73,7 @@ def _with_joined(lines: list[tuple[str, float, tuple[int, int, int, int]]]
         h = min(a[3] - a[1], b[3] - b[1])
         overlap = min(a[3], b[3]) - max(a[1], b[1])
         if overlap >= ROW_OVERLAP * h and -h * JOIN_GAP <= b[0] - a[2] <= JOIN_GAP * h:
-            joined.append((ta + tb, min(ca, cb), (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))))
+            joined.append((ta + tb, min(ca, cb), tuple(union_box(a, b))))
     return lines + joined
 
 

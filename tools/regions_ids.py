@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tools.label_reader import READER
+from tools.label_reader import READER, shifted
 from tools.regions_geom import off_sides
 from tools.regions_ocr import LETTER_PAD, LabelBlob, Read, read_pictures
 
@@ -134,7 +134,7 @@ def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | 
         return x2 - x1 < (FRAGMENT_WIDTH * len(str(reg.id)) + 0.1) * (y2 - y1)
 
     frags = [r for r in regions if r.id >= 0 and r.label_box is not None and narrow(r)]
-    windows = [[v + g * (r.label_box[3] - r.label_box[1]) for v, g in zip(r.label_box, FRAGMENT_GROW)] for r in frags]
+    windows = [shifted(r.label_box, FRAGMENT_GROW) for r in frags]
     held = {r.id for r in regions if r.id >= 0}
     for reg, window, (rid, text, conf) in zip(frags, windows, READER.read(rgb, windows)):
         if (rid != reg.id and free_id(rid, reg.id, held, allowed) and conf >= FRAGMENT_SURE
