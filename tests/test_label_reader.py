@@ -196,3 +196,34 @@ def test_crossing_lines_run_through_labels_before_they_are_drawn():
         drawn = (out == (0, 255, 0)).all(axis=2)
         assert img.sum() == 0 and drawn.any()   # the input is left as it was
         assert any(drawn[y1:y2, x1:x2].any() for x1, y1, x2, y2 in labels)
+
+
+def test_stream_learning_rate_warms_up_then_falls_to_zero():
+    from tools.label_reader_stream import _lr
+
+    rates = [_lr(3e-3, t) for t in np.linspace(0, 1, 101)]
+    peak = int(np.argmax(rates))
+    assert rates[0] == 0 and rates[peak] == pytest.approx(3e-3) and peak == 5
+    assert all(a >= b for a, b in zip(rates[peak:], rates[peak + 1:])) and rates[-1] == pytest.approx(0, abs=1e-12)
+
+
+def test_stream_training_saves_states_that_export_to_weights_the_reader_reads(tmp_path, shared_data):
+    """A few seconds of stream training (no worker processes, on the CPU): a fresh model and the shipped weights
+    fine-tuned are saved each; the fine-tuned state, still in its warm-up, exports to weights that read labels drawn
+    in a benchmark font as the shipped ones read them (ground truth: the drawn ids and label boxes)."""
+    pytest.importorskip("torch")
+    from tools.label_reader_stream import export, train
+    from tools.label_reader_train import OUT
+
+    train(seconds=3, widths=[1.0, 0.0], out=tmp_path, workers=0, batch=16, seed=3, crossing=0.3, save_every=1e9,
+          init=OUT, val=32)
+    assert {p.name for p in tmp_path.glob("*.pt")} == {"label_reader_w1.pt", "label_reader_w0.pt"}
+    export(tmp_path / "label_reader_w0.pt", 1.0, tmp_path / "w0.onnx")
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    style = RegionStyle(color=(255, 0, 0), line_width=3, label_format="Region {id}", label_position="above",
+                        font_scale=0.8, label_background=True, label_color=(255, 255, 255), font="dejavu_sans")
+    regions = [(7, [20.0, 80.0, 180.0, 200.0]), (15, [210.0, 80.0, 380.0, 200.0])]
+    drawn = draw_regions(img, regions, style)
+    labels = [label_box(b, f"Region {i}", style, (400, 400)) for i, b in regions]
+    reads = LabelReader(str(tmp_path / "w0.onnx")).read(drawn, labels)
+    assert [r[0] for r in reads] == [7, 15]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import multiprocessing as mp
+import os
 import time
 from pathlib import Path
 
@@ -40,7 +41,8 @@ from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, t
 from tools.regions_geom import iou
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+# the shared data folder (LABEL_TRAIN_DATA where it lies elsewhere, e.g. on a training machine)
+DATA = Path(os.environ.get("LABEL_TRAIN_DATA", ROOT.parent / "shared" / "data"))
 OUT = ROOT / "tools" / "weights" / "label_reader.onnx"
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
 # Latin text faces of Debian's font packages (fonts-liberation2, fonts-freefont-ttf, fonts-urw-base35,
@@ -201,15 +203,21 @@ def dataset(seed: int, count: int, workers: int = 2, crossing: float = 0.0) -> t
     """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``;
     ``crossing``: see :func:`scene`)."""
     parts = [(seed * 1000 + k, count // workers + (k < count % workers), crossing) for k in range(workers)]
-    with mp.get_context("spawn").Pool(workers) as pool:
-        made = pool.map(_make, parts)
+    if workers == 1:
+        made = [_make(parts[0])]
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            made = pool.map(_make, parts)
     return np.concatenate([m[0] for m in made]), [t for m in made for t in m[1]]
 
 
-def build_model():
+def build_model(width: float = 1.0):
     """The recognizer: a VGG-style CNN collapsing height to one row of WIDTH/4 steps, two 1-D context convs,
-    and per-step scores for the blank and the ten digits (about 0.5 M weights)."""
+    and per-step scores for the blank and the ten digits (about 0.5 M weights; ``width`` scales every layer's
+    channels, and the weights about as its square)."""
     import torch.nn as nn
+
+    c = [max(8, round(n * width)) for n in (32, 64, 96, 128)]
 
     def block(cin: int, cout: int, pool: tuple[int, int] | None) -> list[nn.Module]:
         layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
@@ -218,11 +226,12 @@ def build_model():
     class Net(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.cnn = nn.Sequential(*block(3, 32, (2, 2)), *block(32, 64, (2, 2)), *block(64, 96, None),
-                                     *block(96, 96, (2, 1)), *block(96, 128, (2, 1)),
-                                     nn.Conv2d(128, 128, (HEIGHT // 16, 1)), nn.ReLU())
-            self.seq = nn.Sequential(nn.Conv1d(128, 128, 3, padding=1), nn.ReLU(),
-                                     nn.Conv1d(128, 128, 3, padding=1), nn.ReLU(), nn.Conv1d(128, 1 + len(CHARSET), 1))
+            self.cnn = nn.Sequential(*block(3, c[0], (2, 2)), *block(c[0], c[1], (2, 2)), *block(c[1], c[2], None),
+                                     *block(c[2], c[2], (2, 1)), *block(c[2], c[3], (2, 1)),
+                                     nn.Conv2d(c[3], c[3], (HEIGHT // 16, 1)), nn.ReLU())
+            self.seq = nn.Sequential(nn.Conv1d(c[3], c[3], 3, padding=1), nn.ReLU(),
+                                     nn.Conv1d(c[3], c[3], 3, padding=1), nn.ReLU(),
+                                     nn.Conv1d(c[3], 1 + len(CHARSET), 1))
 
         def forward(self, x):   # (N, 3, H, W) -> (N, T, classes)
             return self.seq(self.cnn(x).squeeze(2)).transpose(1, 2)
@@ -291,7 +300,8 @@ def accuracy(model, crops: np.ndarray, texts: list[str]) -> float:
     right = 0
     with torch.no_grad():
         for k in range(0, len(crops), 512):
-            logits = model(torch.from_numpy(to_input(list(crops[k:k + 512])))).numpy()
+            x = torch.from_numpy(to_input(list(crops[k:k + 512]))).to(next(model.parameters()).device)
+            logits = model(x).cpu().numpy()
             right += sum(t == want for (t, _), want in zip(ctc_decode(logits), texts[k:k + 512]))
     for m, mode in zip(model.modules(), was):
         m.train(mode)
