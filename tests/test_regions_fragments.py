@@ -10,15 +10,13 @@ import pytest
 
 import tools.regions as regions_module
 import tools.regions_detect as detect_module
-import tools.regions_places as places_module
-from tests.test_regions_hidden import _missed, _overlay, _read, _style
+from tests.test_regions_hidden import _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
 from tools.draw import draw_regions, label_box
 from tools.regions import Region
 from tools.regions_detect import _with_joined
 from tools.regions_geom import components
 from tools.regions_ids import grown_fragments
-from tools.regions_ocr import read_pictures
 
 YELLOW = (255, 255, 0)
 
@@ -84,30 +82,28 @@ def test_a_fragment_keeps_its_read_when_the_grown_id_is_not_allowed(picture):
     assert reg.id == 1
 
 
-@pytest.mark.parametrize("rid,layout,quality", [
-    # a thin overlay drawn as the benchmark draws but in one style (DejaVu Sans strokes, font scale 0.55-0.62,
-    # seed 950, overlay 110): the colour mask kept the "1" of "19", read "1"
-    (19, [(10, [266, 67, 352, 184], ((255, 0, 255), 2, "inside_center", "{id}", 0.5606)),
-          (19, [99, 218, 252, 371], ((0, 255, 255), 3, "inside_top_left", "{id}", 0.5638)),
-          (7, [131, 342, 181, 419], ((255, 128, 0), 2, "inside_top_left", "Region {id}", 0.5670)),
-          (4, [202, 187, 335, 228], ((255, 0, 128), 4, "inside_center", "Region {id}", 0.6133)),
-          (13, [118, 145, 164, 274], ((255, 255, 0), 5, "above", "Region {id}", 0.5648))], 85),
-])
-def test_a_thin_label_whose_mask_kept_one_glyph_is_read(shared_data, rid, layout, quality, monkeypatch):
-    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_90_0_09869.jpg")
-    drawn = _overlay(img, [(k, [float(v) for v in b], _style(*st, "dejavu_sans", False)) for k, b, st in layout],
-                     quality)
-    box = dict((k, b) for k, b, _ in layout)[rid]
-    assert _read(drawn, rid, box)
+def test_a_thin_label_whose_mask_kept_one_glyph_is_read(shared_data, monkeypatch):
+    # a thin overlay drawn as the benchmark draws but in one style (DejaVu Sans strokes, font scale 0.55-0.62, seed
+    # 950, overlay 53; the example until stop 47 was overlay 110, whose "19" glued to another box's side the
+    # fine-tuned recognizer no longer reads grown): the colour mask kept the "8" of "18", left of its box, read 8
+    img = survey_1080p(shared_data, "DJI_0020.JPG")
+    style = _style((128, 0, 255), 5, "outside_left", "{id}", 0.5629, "dejavu_sans", False)
+    layout = [(2, [940, 554, 1303, 715]), (12, [682, 483, 948, 588]), (17, [387, 202, 715, 504]),
+              (19, [489, 89, 733, 322]), (18, [942, 692, 1336, 995]), (1, [842, 69, 1362, 387]),
+              (3, [934, 245, 1144, 352]), (7, [35, 550, 308, 824]), (20, [1663, 202, 1804, 456]), (6, [43, 31, 261, 186])]
+    drawn = _overlay(img, [(k, [float(v) for v in b], style) for k, b in layout], 70)
+    box = [float(v) for v in dict(layout)[18]]
+    assert _read(drawn, 18, box)
     monkeypatch.setattr(regions_module, "grown_fragments", lambda rgb, regions, allowed: regions)
-    assert not _read(drawn, rid, box)
+    assert not _read(drawn, 18, box)
 
 
 def test_two_text_lines_one_after_the_other_on_a_row_are_read_as_one():
     lines = [("Regi", 0.85, (291, 145, 334, 162)), ("n14", 0.93, (326, 144, 372, 162)),
              ("7", 0.99, (291, 200, 300, 217)),      # another row
              ("5", 0.99, (420, 145, 430, 162)),      # on the row, but 3 heights further
-             ("12", 0.99, (230, 227, 255, 245)), ("15", 0.99, (256, 227, 281, 245))]   # two numbers: two labels
+             ("12", 0.99, (230, 227, 255, 245)), ("15", 0.99, (256, 227, 281, 245)),   # two numbers: two labels
+             (" ", 0.5, (300, 300, 310, 318)), ("9", 0.99, (311, 300, 320, 318))]   # a line read as nothing
     joined = _with_joined(lines)
     assert joined[:len(lines)] == lines
     assert [(t, b) for t, _, b in joined[len(lines):]] == [("Regin14", (291, 144, 372, 162))]
@@ -124,9 +120,11 @@ def test_a_thin_label_wider_than_its_box_crossed_by_its_side_is_read(shared_data
     assert 14 in _missed(img, style, layout, 67)
 
 
-def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_data, monkeypatch):
+def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_data):
     # unseen overlay 151:129: "11" left of its box is glued to its side and to box 4's; the window where the other
-    # labels sit ends on box 11's side, read "111"
+    # labels sit ends on box 11's side, which stop 46's recognizer read "111" (the side cut,
+    # tools.regions_ids.pictures_off_sides, read it "11"). Stop 47's fine-tuned recognizer reads the whole window
+    # "11" too, and no overlay of seeds 121, 151 and 701 needs the cut now; its rule is tested in test_regions_off_sides
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_7.png")
     style = _style(YELLOW, 5, "outside_left", "{id}", 0.8751609671521692, "dejavu_sans", True, (0, 0, 0))
     layout = [(9, [551, 315, 592, 364]), (10, [453, 78, 512, 200]), (19, [54, 277, 125, 399]),
@@ -134,6 +132,3 @@ def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_
               (11, [316, 173, 398, 260]), (20, [78, 317, 160, 360]), (0, [486, 362, 533, 398])]
     layout = [(rid, [float(v) for v in box]) for rid, box in layout]
     assert 11 not in _missed(img, style, layout, 63)
-    monkeypatch.setattr(places_module, "pictures_off_sides",
-                        lambda rgb, blobs, rects: (list(blobs), read_pictures(rgb, list(blobs))))
-    assert 11 in _missed(img, style, layout, 63)

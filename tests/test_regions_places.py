@@ -346,11 +346,12 @@ def test_union_boxes_gives_no_label_to_a_box_its_glued_label_closed():
     assert [(r.id, r.bbox) for r in out] == [(12, holder.bbox), (7, crossing.bbox)]
 
 
-@pytest.mark.parametrize("seed,k", [(401, 45), (491, 55)])
+@pytest.mark.parametrize("seed,k", [(491, 55)])
 def test_a_label_whose_window_holds_another_boxs_line_is_read_in_a_narrower_one(seed, k, monkeypatch):
-    # analysis overlays of the region benchmark's generator: a centred stroke "9" whose left edge box 1's side
-    # touches (401:45), a filled label left of its box (491:55); the window sized for the image's longest number
-    # holds the line and reads no number
+    # analysis overlay of the region benchmark's generator: a filled label left of its box (491:55); the window
+    # sized for the image's longest number holds the line and reads no number (401:45, a centred stroke "9" whose
+    # left edge box 1's side touches, was the second case until stop 47: its fine-tuned recognizer reads it without
+    # the narrower windows)
     inst, regions = nth_overlay(seed, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(places_module, "_narrower", lambda w, digit, longest: [w])

@@ -169,8 +169,8 @@ def test_second_look_gives_no_box_an_id_the_first_read_found_on_two_boxes():
 
 @pytest.fixture(scope="module")
 def dev_seed_1() -> dict[int, tuple[np.ndarray, list]]:
-    """Overlays 104 and 181 of the region benchmark's generator at dev seed 1 (image, drawn regions)."""
-    return nth_overlays(1, (104, 181))
+    """Overlay 181 of the region benchmark's generator at dev seed 1 (image, drawn regions)."""
+    return nth_overlays(1, (181,))
 
 
 def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(dev_seed_1, monkeypatch):
@@ -182,11 +182,11 @@ def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(dev
     assert score(read_regions(inst), regions) != (len(regions), 0)
 
 
-def test_a_vote_against_a_labelled_box_needs_the_recognizer_to_read_the_voted_label_at_full_scale(dev_seed_1,
-                                                                                                 monkeypatch):
-    # dev seed 1, overlay 104: both scaled reads take a "1" for 15 and agree on it; read at the image's own scale,
-    # the label box they found reads as the first read's id, 1
-    inst, regions = dev_seed_1[104]
+def test_a_vote_against_a_labelled_box_needs_the_recognizer_to_read_the_voted_label_at_full_scale(monkeypatch):
+    # seed 710, overlay 185 (found at stop 47; dev seed 1's overlay 104, where both scaled reads took a "1" for 15,
+    # no longer needs the check with the fine-tuned recognizer): without the check the scaled reads' vote relabels
+    # a box the first read labelled right
+    inst, regions = nth_overlay(710, 185)
     assert score(read_regions(inst), regions) == (len(regions), 0)
     monkeypatch.setattr(scale_module, "seen_alike", lambda rgb, first, agreed: agreed)
     assert score(read_regions(inst), regions) != (len(regions), 0)
@@ -212,15 +212,14 @@ def test_a_vote_loses_to_a_first_read_whose_label_box_reads_its_own_id_at_least_
 
 
 @pytest.mark.parametrize("k", [16, 93])
-def test_a_vote_against_a_label_the_recognizer_reads_surer_where_the_first_read_found_it_loses(k, monkeypatch):
-    # seed 710, overlay 16: both scaled reads take a stroke "Region 9" for 0 and the recognizer reads their label
-    # box as 0 (0.64), but the first read's label box as 9 (0.83); overlay 93: they give box 15 the label 8 off a
-    # label box around both labels, "8" and "15", and box 8's outline (0.48), where the first read's label box reads
-    # 15 (1.0). Ground truth is the drawn layout
+def test_overlays_whose_vote_the_recognizer_overruled_read_right(k):
+    # seed 710, overlay 16: with stop 46's recognizer both scaled reads took a stroke "Region 9" for 0, and the
+    # recognizer read their label box as 0 (0.64) but the first read's as 9 (0.83); overlay 93: they gave box 15 the
+    # label 8 off a label box around both labels, and the first read's label box read 15 (1.0); surer_first kept the
+    # first reads. The fine-tuned recognizer of stop 47 reads both right without surer_first (none of the 400
+    # overlays of seeds 1 and 710 needs it now; its rules are tested above). Ground truth is the drawn layout
     inst, regions = nth_overlay(710, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
-    monkeypatch.setattr(scale_module, "surer_first", lambda voted, confidence, rivals, reads: False)
-    assert score(read_regions(inst), regions) != (len(regions), 0)
 
 
 def test_a_vote_that_adds_the_digit_the_first_label_box_cut_off_stands(monkeypatch):

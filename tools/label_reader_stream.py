@@ -15,6 +15,7 @@ Run (a GPU machine with 16 cores): ``python -m tools.label_reader_stream --secon
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -90,6 +91,10 @@ def train(seconds: float, widths: list[float], out: Path, workers: int, batch: i
                                               num_workers=workers, prefetch_factor=4 if workers else None,
                                               persistent_workers=workers > 0, timeout=180 if workers else 0))
     device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cpu" and os.environ.get("OMP_THREAD_LIMIT"):
+        # oneDNN's backward convolutions wait for as many OpenMP threads as torch asks for, and OMP_THREAD_LIMIT (the
+        # benchmarks set it to 1) lets fewer start: without this the first backward pass never ends
+        torch.set_num_threads(min(torch.get_num_threads(), int(os.environ["OMP_THREAD_LIMIT"])))
     torch.manual_seed(seed)
     models = _models(widths, init, device)
     opts = {n: torch.optim.AdamW(m.parameters(), lr=lr, weight_decay=1e-4) for n, (m, lr, _) in models.items()}

@@ -64,11 +64,11 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
 def _with_joined(lines: list[tuple[str, float, tuple[int, int, int, int]]]
                  ) -> list[tuple[str, float, tuple[int, int, int, int]]]:
     """``lines`` and each two of them on one row, one right after the other (gap at most JOIN_GAP line heights),
-    the first one without digits, read as one: a box's side crossing a "Region N" label splits it into two lines
-    ("Regi", "n14"); two numbers side by side are two labels."""
+    the first one letters without digits, read as one: a box's side crossing a "Region N" label splits it into two
+    lines ("Regi", "n14"); two numbers side by side are two labels, and a line read as nothing is no word."""
     joined = []
     for (ta, ca, a), (tb, cb, b) in itertools.permutations(lines, 2):
-        if any(c.isdigit() for c in ta):
+        if not ta.strip() or any(c.isdigit() for c in ta):
             continue
         h = min(a[3] - a[1], b[3] - b[1])
         overlap = min(a[3], b[3]) - max(a[1], b[1])
