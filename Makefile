@@ -53,7 +53,8 @@ bench: setup
 	$(PY) -m benchmarks.make_bench
 
 # Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~45 min on 2 cores) in the fonts it learns
-# from; the shipped weights make this unnecessary for using the agent.
+# from; the shipped weights make this unnecessary for using the agent. It overwrites them with the base model: the
+# shipped weights are that model fine-tuned on a GPU by tools/label_reader_stream.py (see its docstring).
 label-reader: setup
 	@$(call apt_install,$(FONT_PACKAGES))
 	$(PY) -m tools.label_reader_train

@@ -208,16 +208,20 @@ def test_stream_learning_rate_warms_up_then_falls_to_zero():
 
 
 def test_stream_training_saves_states_that_export_to_weights_the_reader_reads(tmp_path, shared_data):
-    """A few seconds of stream training (no worker processes, on the CPU): a fresh model and the shipped weights
-    fine-tuned are saved each; the fine-tuned state, still in its warm-up, exports to weights that read labels drawn
-    in a benchmark font as the shipped ones read them (ground truth: the drawn ids and label boxes)."""
-    pytest.importorskip("torch")
+    """A few steps of stream training (no worker processes, on the CPU): a fresh model and the shipped weights
+    fine-tuned are saved each; the fine-tuned one keeps its folded norms frozen (the pass-through statistics
+    :func:`load_onnx` set) and exports to weights that read labels drawn in a benchmark font (ground truth: the drawn
+    ids and label boxes)."""
+    torch = pytest.importorskip("torch")
     from tools.label_reader_stream import export, train
     from tools.label_reader_train import OUT
 
-    train(seconds=3, widths=[1.0, 0.0], out=tmp_path, workers=0, batch=16, seed=3, crossing=0.3, save_every=1e9,
-          init=OUT, val=32)
+    train(seconds=600, widths=[1.0, 0.0], out=tmp_path, workers=0, batch=16, seed=3, crossing=0.3, save_every=1e9,
+          init=OUT, val=32, max_steps=3)
     assert {p.name for p in tmp_path.glob("*.pt")} == {"label_reader_w1.pt", "label_reader_w0.pt"}
+    state = torch.load(tmp_path / "label_reader_w0.pt")
+    means = [v for k, v in state.items() if k.endswith("running_mean")]
+    assert means and all(float(m.abs().max()) == 0.0 for m in means)
     export(tmp_path / "label_reader_w0.pt", 1.0, tmp_path / "w0.onnx")
     img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
     style = RegionStyle(color=(255, 0, 0), line_width=3, label_format="Region {id}", label_position="above",
@@ -227,3 +231,18 @@ def test_stream_training_saves_states_that_export_to_weights_the_reader_reads(tm
     labels = [label_box(b, f"Region {i}", style, (400, 400)) for i, b in regions]
     reads = LabelReader(str(tmp_path / "w0.onnx")).read(drawn, labels)
     assert [r[0] for r in reads] == [7, 15]
+
+
+def test_stream_workers_draw_samples_of_their_own(monkeypatch):
+    """Each DataLoader worker draws from its own seed: two workers give different first batches, one worker the
+    same batch again."""
+    torch = pytest.importorskip("torch")
+    from tools.label_reader_stream import _stream_class
+
+    def first_batch(worker: int):
+        monkeypatch.setattr(torch.utils.data, "get_worker_info", lambda: type("Info", (), {"id": worker})())
+        return next(iter(_stream_class()(5, 8, 0.0)))
+
+    (a, ta), (b, tb), (c, tc) = first_batch(0), first_batch(1), first_batch(0)
+    assert torch.equal(a, c) and ta == tc
+    assert not torch.equal(a, b)

@@ -212,7 +212,7 @@ def test_a_vote_loses_to_a_first_read_whose_label_box_reads_its_own_id_at_least_
 
 
 @pytest.mark.parametrize("k", [16, 93])
-def test_overlays_whose_vote_the_recognizer_overruled_read_right(k):
+def test_overlays_surer_first_once_kept_right_still_read_right(k):
     # seed 710, overlay 16: with stop 46's recognizer both scaled reads took a stroke "Region 9" for 0, and the
     # recognizer read their label box as 0 (0.64) but the first read's as 9 (0.83); overlay 93: they gave box 15 the
     # label 8 off a label box around both labels, and the first read's label box read 15 (1.0); surer_first kept the

@@ -8,22 +8,24 @@ models (``--widths``; ``0`` = the shipped weights, fine-tuned with their norms f
 Each is saved as ``<out>/label_reader_w<width>.pt`` (torch state) every ``--save-every`` seconds and at the end;
 :func:`export` writes the ONNX file the reader loads.
 
-Run (a GPU machine with 16 cores): ``python -m tools.label_reader_stream --seconds 420 --workers 15 --widths 1,1.5,0
---out /tmp/lr`` then ``python -m tools.label_reader_stream --export /tmp/lr/label_reader_w1.pt --width 1``.
+Run (the shipped weights' settings, on a GPU machine with 16 cores): ``python -m tools.label_reader_stream --seconds
+420 --workers 15 --widths 1,1.5,2,0 --out /tmp/lr``, then ``python -m tools.label_reader_stream --export
+/tmp/lr/label_reader_w0.pt --width 1`` writes ``tools/weights/label_reader.onnx`` (steps per second, and so the
+result, depend on the machine). The fonts and backgrounds travel with it: the font files of
+:func:`tools.label_reader_train.training_fonts` at their paths, the shared data where ``LABEL_TRAIN_DATA`` says.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-from tools.label_reader import CHARSET, to_input
-from tools.label_reader_train import (OUT, accuracy, backgrounds, build_model, dataset, export_onnx, freeze_norms,
-                                      load_onnx, scene_samples, training_fonts)
+from tools.label_reader import to_input
+from tools.label_reader_train import (OUT, accuracy, backgrounds, build_model, cap_threads, ctc_step, dataset,
+                                      export_onnx, freeze_norms, load_onnx, scene_samples, training_fonts)
 
 SHUFFLE = 8   # batches pooled and shuffled in each worker, so that a batch mixes labels of several scenes
 
@@ -78,23 +80,22 @@ def _models(widths: list[float], init: Path, device: str) -> dict[str, tuple]:
 
 
 def train(seconds: float, widths: list[float], out: Path, workers: int, batch: int, seed: int, crossing: float,
-          save_every: float, init: Path, val: int = 6000) -> None:
-    """Train a model per width of ``widths`` on the same stream for ``seconds`` (wall clock); ``val`` crops drawn
-    apart (another seed, no crossing lines) report each model's exact reads at every save."""
+          save_every: float, init: Path, val: int = 6000, max_steps: int | None = None) -> None:
+    """Train a model per width of ``widths`` on the same stream for ``seconds`` (wall clock; ``max_steps`` stops
+    sooner); ``val`` crops drawn apart (another seed, no crossing lines) report each model's exact reads before
+    training and at every save."""
     import torch
-    import torch.nn.functional as F
 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     val_crops, val_texts = dataset(seed + 1, val, workers=max(1, workers))
+    cuda = torch.cuda.is_available()
     loader = iter(torch.utils.data.DataLoader(_stream_class()(seed, batch, crossing), batch_size=None,
                                               num_workers=workers, prefetch_factor=4 if workers else None,
-                                              persistent_workers=workers > 0, timeout=180 if workers else 0))
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cpu" and os.environ.get("OMP_THREAD_LIMIT"):
-        # oneDNN's backward convolutions wait for as many OpenMP threads as torch asks for, and OMP_THREAD_LIMIT (the
-        # benchmarks set it to 1) lets fewer start: without this the first backward pass never ends
-        torch.set_num_threads(min(torch.get_num_threads(), int(os.environ["OMP_THREAD_LIMIT"])))
+                                              persistent_workers=workers > 0, timeout=180 if workers else 0,
+                                              pin_memory=cuda))
+    device = "cuda" if cuda else "cpu"
+    cap_threads()
     torch.manual_seed(seed)
     models = _models(widths, init, device)
     opts = {n: torch.optim.AdamW(m.parameters(), lr=lr, weight_decay=1e-4) for n, (m, lr, _) in models.items()}
@@ -107,29 +108,24 @@ def train(seconds: float, widths: list[float], out: Path, workers: int, batch: i
             torch.save(model.state_dict(), out / f"label_reader_{name}.pt")
             print(f"  {name}: step {step}, validation exact {acc:.4f}", flush=True)
 
-    start, last, step = time.time(), time.time(), 0
-    while (done := (time.time() - start) / seconds) < 1.0:
+    report(0)
+    start, last, step, losses = time.time(), time.time(), 0, {}
+    while time.time() - start < seconds and (max_steps is None or step < max_steps):
         x, texts = next(loader)
+        done = (time.time() - start) / seconds
         x = x.to(device, non_blocking=True)
-        tgt = torch.tensor([CHARSET.index(c) + 1 for t in texts for c in t], dtype=torch.long)
-        lengths = torch.tensor([len(t) for t in texts], dtype=torch.long)
         for name, (model, peak, frozen) in models.items():
             model.train()
             if frozen:
                 freeze_norms(model)
             for g in opts[name].param_groups:
                 g["lr"] = _lr(peak, done)
-            logp = F.log_softmax(model(x), dim=2).transpose(0, 1)   # (T, N, C)
-            loss = F.ctc_loss(logp, tgt, torch.full((len(texts),), logp.shape[0], dtype=torch.long), lengths,
-                              zero_infinity=True)
-            opts[name].zero_grad()
-            loss.backward()
-            opts[name].step()
+            losses[name] = ctc_step(model, opts[name], x, texts)
         step += 1
         if time.time() - last > save_every:
             last = time.time()
             print(f"{time.time() - start:.0f} s, step {step} ({step * batch / (time.time() - start):.0f} "
-                  f"samples/s), loss {loss.item():.3f}", flush=True)
+                  f"samples/s), losses " + ", ".join(f"{n} {v:.3f}" for n, v in losses.items()), flush=True)
             report(step)
     report(step)
     print(f"done: {step} steps of {batch} in {time.time() - t0:.0f} s", flush=True)

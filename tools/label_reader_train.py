@@ -206,8 +206,8 @@ def _make(args: tuple[int, int, float]) -> tuple[np.ndarray, list[str]]:
 
 
 def dataset(seed: int, count: int, workers: int = 2, crossing: float = 0.0) -> tuple[np.ndarray, list[str]]:
-    """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``;
-    ``crossing``: see :func:`scene`)."""
+    """``count`` samples drawn in ``workers`` processes (each from its own seed derived from ``seed``; one worker
+    draws in this process; ``crossing``: see :func:`scene`)."""
     parts = [(seed * 1000 + k, count // workers + (k < count % workers), crossing) for k in range(workers)]
     if workers == 1:
         made = [_make(parts[0])]
@@ -314,19 +314,45 @@ def accuracy(model, crops: np.ndarray, texts: list[str]) -> float:
     return right / max(1, len(texts))
 
 
+def cap_threads() -> None:
+    """Torch's CPU threads capped at OMP_THREAD_LIMIT where it is set: oneDNN's backward convolutions wait for as
+    many OpenMP threads as torch asks for, and the limit (the benchmarks set it to 1, and pytest imports them) lets
+    fewer start, so the first backward pass would never end."""
+    import torch
+
+    if os.environ.get("OMP_THREAD_LIMIT"):
+        torch.set_num_threads(min(torch.get_num_threads(), int(os.environ["OMP_THREAD_LIMIT"])))
+
+
+def ctc_step(model, opt, x, texts: list[str]) -> float:
+    """One optimiser step of ``model`` on inputs ``x`` (N, 3, H, W) with target digits ``texts`` (CTC loss, every
+    input step used; an empty text is a window with no label); returns the loss."""
+    import torch
+    import torch.nn.functional as F
+
+    tgt = torch.tensor([CHARSET.index(c) + 1 for t in texts for c in t], dtype=torch.long)
+    lengths = torch.tensor([len(t) for t in texts], dtype=torch.long)
+    logp = F.log_softmax(model(x), dim=2).transpose(0, 1)   # (T, N, C)
+    loss = F.ctc_loss(logp, tgt, torch.full((len(texts),), logp.shape[0], dtype=torch.long), lengths,
+                      zero_infinity=True)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.item())
+
+
 def train(samples: int, steps: int, batch: int, seed: int, out: Path, init: Path | None = None,
           lr: float = 3e-3, crossing: float = 0.0) -> None:
     import torch
-    import torch.nn.functional as F
     from tqdm import tqdm
 
+    cap_threads()
     torch.manual_seed(seed)
     t0 = time.time()
     print(f"{len(training_fonts())} training fonts")
     crops, texts = dataset(seed, samples, crossing=crossing)
     val_crops, val_texts = dataset(seed + 1, max(1000, samples // 30))
     print(f"{len(texts)} training and {len(val_texts)} validation crops drawn in {time.time() - t0:.0f} s")
-    targets = [torch.tensor([CHARSET.index(c) + 1 for c in t], dtype=torch.long) for t in texts]
     model = build_model()
     if init is not None and init.suffix == ".onnx":   # the shipped weights: norms folded, kept frozen
         load_onnx(model, init)
@@ -339,18 +365,10 @@ def train(samples: int, steps: int, batch: int, seed: int, out: Path, init: Path
     rng = np.random.default_rng(seed)
     for step in (bar := tqdm(range(steps), desc="training")):
         idx = rng.integers(0, len(texts), batch)
-        x = torch.from_numpy(to_input(list(crops[idx])))
-        logp = F.log_softmax(model(x), dim=2).transpose(0, 1)   # (T, N, C)
-        tgt = [targets[i] for i in idx]
-        lengths = torch.tensor([len(t) for t in tgt])
-        loss = F.ctc_loss(logp, torch.cat(tgt), torch.full((batch,), logp.shape[0], dtype=torch.long), lengths,
-                          zero_infinity=True)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        loss = ctc_step(model, opt, torch.from_numpy(to_input(list(crops[idx]))), [texts[i] for i in idx])
         sched.step()
         if step % 50 == 0:
-            bar.set_postfix(loss=f"{loss.item():.3f}")
+            bar.set_postfix(loss=f"{loss:.3f}")
         if (step + 1) % 1000 == 0 or step + 1 == steps:
             print(f"step {step + 1}: validation exact {accuracy(model, val_crops, val_texts):.4f}", flush=True)
             export_onnx(model, out)

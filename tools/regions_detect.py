@@ -64,7 +64,7 @@ def label_by_detection(rgb: np.ndarray, regions: list[Region], allowed: set[int]
 def _with_joined(lines: list[tuple[str, float, tuple[int, int, int, int]]]
                  ) -> list[tuple[str, float, tuple[int, int, int, int]]]:
     """``lines`` and each two of them on one row, one right after the other (gap at most JOIN_GAP line heights),
-    the first one letters without digits, read as one: a box's side crossing a "Region N" label splits it into two
+    the first one text without digits, read as one: a box's side crossing a "Region N" label splits it into two
     lines ("Regi", "n14"); two numbers side by side are two labels, and a line read as nothing is no word."""
     joined = []
     for (ta, ca, a), (tb, cb, b) in itertools.permutations(lines, 2):
