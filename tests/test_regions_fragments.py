@@ -124,8 +124,8 @@ def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_
     # unseen overlay 151:129: "11" left of its box is glued to its side and to box 4's; the window where the other
     # labels sit ends on box 11's side, which stop 46's recognizer read "111" (the side cut,
     # tools.regions_ids.pictures_off_sides, read it "11"). Stop 47's fine-tuned recognizer reads the whole window
-    # "11" too. No overlay found needs the cut now (none of seeds 121/151/701 that were scanned, stop 47), so this
-    # test pins the read only; the cut's geometry is tested in test_regions_off_sides
+    # "11" too. A scan for an overlay that needs the cut now (part of seed 151, stop 47) found none, so this test
+    # pins the read only; the cut's geometry is tested in test_regions_off_sides
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_7.png")
     style = _style(YELLOW, 5, "outside_left", "{id}", 0.8751609671521692, "dejavu_sans", True, (0, 0, 0))
     layout = [(9, [551, 315, 592, 364]), (10, [453, 78, 512, 200]), (19, [54, 277, 125, 399]),
