@@ -23,9 +23,10 @@ which read_regions' thresholds were set on, moved), so the shipped weights were 
 
 The shipped weights are this module's (``make label-reader``) fine-tuned on a GPU by :mod:`tools.label_reader_stream`
 (2026-11-28, one H200 and 15 drawing processes, 420 s: 2,053 steps of 256 fresh samples, ``--crossing 0.3``, peak
-learning rate 1e-3, norms frozen): validation exact 0.933 (the same set read here after one step) -> 0.945; the true label boxes of dev overlays (seeds 1/11)
-900/861 -> 904/860 and read_regions on dev seeds 1/11/21/41/51/61/71 6,125 -> 6,131 exact (extra 86 -> 81). Models
-trained from scratch on the same stream for as long (widths 1, 1.5 and 2) reached 0.891, 0.913 and 0.919.
+learning rate 1e-3, norms frozen): validation exact 0.933 (the same set read here after one step) -> 0.945; the
+true label boxes of dev overlays (seeds 1/11) 900/861 -> 904/860 and read_regions on dev seeds 1/11/21/41/51/61/71
+6,125 -> 6,131 exact (extra 86 -> 81). Models trained from scratch on the same stream for as long (widths 1, 1.5
+and 2) reached 0.891, 0.913 and 0.919.
 """
 
 from __future__ import annotations
