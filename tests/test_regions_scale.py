@@ -216,8 +216,8 @@ def test_overlays_surer_first_once_kept_right_still_read_right(k):
     # seed 710, overlay 16: with stop 46's recognizer both scaled reads took a stroke "Region 9" for 0, and the
     # recognizer read their label box as 0 (0.64) but the first read's as 9 (0.83); overlay 93: they gave box 15 the
     # label 8 off a label box around both labels, and the first read's label box read 15 (1.0); surer_first kept the
-    # first reads. The fine-tuned recognizer of stop 47 reads both right without surer_first (none of the 400
-    # overlays of seeds 1 and 710 needs it now; its rules are tested above). Ground truth is the drawn layout
+    # first reads. The fine-tuned recognizer of stop 47 reads both right without surer_first (none of the 800
+    # overlays of seeds 1, 702, 705 and 710 needs it now; its rules are tested above). Ground truth is the drawn layout
     inst, regions = nth_overlay(710, k)
     assert score(read_regions(inst), regions) == (len(regions), 0)
 
