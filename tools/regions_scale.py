@@ -18,7 +18,7 @@ columns): outlines outnumber the filled labels there. Drawn widths 2 / 3-4 / 6 /
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
@@ -26,7 +26,7 @@ import numpy as np
 
 from tools.common import downscale, to_full_res
 from tools.label_reader import READER
-from tools.regions_geom import SAME_BOX, iou, share_within
+from tools.regions_geom import SAME_BOX, iou, share_within, within
 
 REST_BOX = 0.7      # IoU from which a box of the first read lies in the rest of a box beside a piece
 PIECE_LABEL = 0.1   # most share of a piece's label box in the rest of the box (a label there was taken in)
@@ -126,21 +126,25 @@ def _piece_of_own(reg: Any, first: list[Any]) -> bool:
     if reg.label_box is None or any(iou(f.bbox, reg.bbox) >= SAME_BOX for f in first):
         return False
     for f in first:
-        if f.id != reg.id or not (all(f.bbox[k] - PIECE_SIDES <= reg.bbox[k] for k in (0, 1))
-                                  and all(reg.bbox[k] <= f.bbox[k] + PIECE_SIDES for k in (2, 3))):
+        if f.id != reg.id or not within(reg.bbox, f.bbox, -PIECE_SIDES):
             continue
         off = [k for k in range(4) if abs(f.bbox[k] - reg.bbox[k]) > PIECE_SIDES]
         if len(off) == 1:
             k = off[0]   # the rest of the box: between the piece's fourth side and the box's
             rest = list(f.bbox)
             rest[(k + 2) % 4] = reg.bbox[k]
-            axis = k % 2   # the piece's fourth side lies on a side of another box the first read found
-            crossing = any(min(abs(g.bbox[axis] - reg.bbox[k]), abs(g.bbox[axis + 2] - reg.bbox[k])) <= PIECE_SIDES
-                           and g.bbox[1 - axis] < f.bbox[3 - axis] and g.bbox[3 - axis] > f.bbox[1 - axis]
-                           for g in first if g is not f)
-            return (crossing and share_within(reg.label_box, rest) <= PIECE_LABEL
-                    and not any(iou(g.bbox, rest) >= REST_BOX for g in first if g is not f))
+            others = [g.bbox for g in first if g is not f]
+            return (_on_crossing_line(reg.bbox[k], k % 2, f.bbox, others)
+                    and share_within(reg.label_box, rest) <= PIECE_LABEL
+                    and not any(iou(g, rest) >= REST_BOX for g in others))
     return False
+
+
+def _on_crossing_line(at: float, axis: int, box: Sequence[float], others: list[Sequence[float]]) -> bool:
+    """A side of one of ``others`` lies within PIECE_SIDES px of coordinate ``at`` (axis 0: x, a vertical side;
+    1: y, a horizontal one), and that box runs across ``box`` (x1, y1, x2, y2 px) along the side."""
+    return any(min(abs(o[axis] - at), abs(o[axis + 2] - at)) <= PIECE_SIDES
+               and o[1 - axis] < box[3 - axis] and o[3 - axis] > box[1 - axis] for o in others)
 
 
 def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any]:
