@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, ClassVar, Self
 
+from agent.answer_formats import AnswerFormat
+from agent.answers_measure import MEASURE_TYPES
 from agent.answer_parsing import (  # noqa: I001 (kept compact)
     ACTION_KEYS, ACTION_NAMES, BOX_PATTERN, CAPITAL_LETTER, CLOCK_PATTERN, LETTER_PATTERNS, PAIR_PATTERN,
     YES_NO_PATTERN, AnswerParseError, action_step, check_finite, check_ids, all_ints, clean, degrees_in,
@@ -27,22 +28,6 @@ __all__ = [
     "Clock", "DirectionLabel", "FreeText", "OptionLetter", "Quantity", "RegionList", "RegionPairs", "RegionSet",
     "YesNo", "parse_answer", "strip_think",
 ]  # fmt: skip
-
-
-class AnswerFormat(str, Enum):
-    OPTION_LETTER = "option_letter"
-    REGION_SET = "region_set"
-    REGION_LIST = "region_list"
-    CLOCK = "clock"
-    DIRECTION_LABEL = "direction_label"
-    ANGLE = "angle"
-    ANGLE_DISTANCE = "angle_distance"
-    REGION_PAIRS = "region_pairs"
-    BBOX = "bbox"
-    YES_NO = "yes_no"
-    QUANTITY = "quantity"
-    FREE_TEXT = "free_text"
-    ACTIONS = "actions"
 
 
 # ---- choices and ids -------------------------------------------------------------------------------------------
@@ -421,7 +406,7 @@ AnswerValue = (
 ANSWER_TYPES: dict[AnswerFormat, type] = {
     cls.format: cls
     for cls in (OptionLetter, RegionSet, RegionList, Clock, DirectionLabel, Angle, AngleDistance, RegionPairs, BBox,
-                YesNo, Quantity, FreeText, Actions)  # fmt: skip
+                YesNo, Quantity, FreeText, Actions, *MEASURE_TYPES)  # fmt: skip
 }
 
 

@@ -1,0 +1,118 @@
+"""The domain lexicon: how people write about drone photos, normalised before a question is parsed.
+
+A question is lower-cased, its quotes and dashes made plain, its abbreviations expanded ("pic" -> "photo",
+"alt" -> "altitude", "ppl" -> "people", "cw" -> "clockwise") and its misspelt domain words corrected ("regoin" ->
+"region", "hieght" -> "height") by edit distance to the words of :data:`DOMAIN_WORDS`. The parser
+(``planners.parse``) then reads one consistent vocabulary, whoever wrote the question.
+
+Edit distance comes from :mod:`difflib` (standard library): a word is corrected only when it is no English word
+(the system word list, Debian's ``wamerican``, at :data:`WORD_LIST`), is at least five letters long, starts with
+the same letter as the domain word and is close enough to it (:data:`TYPO_MIN_RATIO`), so that ordinary words
+("tally", "snapped") are never rewritten into domain words. Without a word list only the lexicon's own words count
+as known, and corrections need a closer match (:data:`TYPO_MIN_RATIO_NO_WORDS`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+TYPO_MIN_RATIO = 0.8  # difflib similarity a misspelt word needs to the domain word it is taken for
+TYPO_MIN_RATIO_NO_WORDS = 0.85  # ... when no English word list is installed to rule out real words
+WORD_LIST = Path(os.environ.get("UAV_WORD_LIST", "/usr/share/dict/words"))
+TYPO_MIN_LENGTH = 5  # shorter words are too easily confused ("alt" vs "all") to be corrected by distance
+
+#: Abbreviations and chat spellings, as whole words, and what they stand for.
+ABBREVIATIONS: dict[str, str] = {
+    "pic": "photo", "pics": "photos", "pix": "photos", "pict": "photo", "img": "image", "imgs": "images",
+    "im": "image", "foto": "photo", "fotos": "photos", "cam": "camera", "alt": "altitude", "elev": "elevation",
+    "dist": "distance", "dir": "direction", "hdg": "heading", "ppl": "people", "peeps": "people", "cw": "clockwise",
+    "ccw": "counterclockwise", "acw": "anticlockwise", "deg": "degrees", "degs": "degrees", "approx": "approximately",
+    "pls": "please", "plz": "please", "r": "are", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
+    "b/w": "between", "btw": "between", "bw": "between", "thx": "thanks", "1st": "first", "2nd": "second",
+    "3rd": "third", "4th": "fourth", "ft": "feet", "yd": "yards", "yds": "yards", "mtrs": "metres", "mts": "metres",
+    "km": "kilometres", "kms": "kilometres", "mi": "miles", "agl": "above ground level", "reg": "region",
+    "rgn": "region", "no.": "number", "num": "number", "qty": "number", "horiz": "horizontal", "vert": "vertical",
+    "uavs": "drones", "uas": "drone", "rpas": "drone", "ir": "infrared", "qc": "quality check", "nr": "near",
+    "ctr": "centre", "cntr": "centre", "center": "centre", "centered": "centred", "meters": "metres",
+    "meter": "metre", "color": "colour", "gray": "grey",
+}
+
+#: Words the parser's concepts are written in; misspellings of these are corrected.
+DOMAIN_WORDS: frozenset[str] = frozenset("""
+region regions box boxes label labelled labeled marked numbered outlined tagged rectangle highlighted
+image images photo photos picture pictures frame frames shot shots capture captured exposure exposures tile
+camera drone aircraft platform gimbal sensor lens focal
+altitude height elevation above ground level flying flight launch takeoff
+distance baseline separation spacing apart between metres kilometres feet yards miles horizontal horizontally
+heading rotation rotate rotated yaw yawed turned turning clockwise counterclockwise anticlockwise degrees angle
+direction compass north south east west northeast northwest southeast southwest bearing cardinal
+clock o'clock position centre middle nearest closest farthest furthest distant
+footprint coverage dimensions width wide height tall across resolution pixel pixels sampling
+count number people persons pedestrians vehicles bicycles
+overlap overlaps overlapping stitching
+motion moving travelling traveling forward backward sideways straight
+quality blurry blurred focus noise noisy grainy underexposed overexposed exposure haze hazy foggy mist dark bright
+nadir oblique tilted vertical vertically straight
+""".split())
+
+#: Ordinary English words that are never corrected even when they look like a domain word.
+KNOWN_WORDS: frozenset[str] = frozenset("""
+about above after again against along among another answer anything around asked aware based because before
+behind being below beside besides better beyond bottom bright bring built carry cause close come could cover
+covers covered crow data degree dimension directly doing done drawn drive during earlier either enough equal
+every exactly field first follow found fourth from further given going great ground happen having heavy hover
+hovered hovering inside instead large later least leave level light lined lines little longer looking lower
+maybe measure might mission moved moves nearer never notice object often order other outside over place
+places please point pointed pointing rather ready really right roughly round scene second seems seen sense
+shape short should shown shows side since single sized small snapped sorry spots stand start state still
+suppose sure taken taking their there these thing think third those though three through total tower track
+treat trees truth under until upper using value versus water where which while whole would write wrong yours
+""".split()) | DOMAIN_WORDS | frozenset(ABBREVIATIONS.values())
+
+_TOKEN = re.compile(r"[a-z][a-z'/.]*[a-z/]|[a-z]")
+
+
+def normalise(question: str) -> str:
+    """``question`` lower-cased, punctuation made plain, abbreviations expanded and domain typos corrected."""
+    text = question.lower()
+    text = (text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+            .replace("\u2013", "-").replace("\u2014", " - ").replace("\u2212", "-").replace("\u00b0", " degrees "))
+    text = re.sub(r"(\d)\s*(m)\b(?![/²])", r"\1 metres", text)  # "40m" -> "40 metres" (not m/px)
+    text = re.sub(r"\bw/\s*", "with ", text)
+    return _TOKEN.sub(lambda m: _word(m.group(0)), text)
+
+
+def _word(token: str) -> str:
+    if token in ABBREVIATIONS:
+        return ABBREVIATIONS[token]
+    bare = token.rstrip(".")
+    if bare in ABBREVIATIONS:
+        return ABBREVIATIONS[bare] + token[len(bare):]
+    return _corrected(token)
+
+
+@lru_cache(maxsize=4096)
+def _corrected(word: str) -> str:
+    """The domain word ``word`` misspells, or ``word`` itself."""
+    english = english_words()
+    if len(word) < TYPO_MIN_LENGTH or word in KNOWN_WORDS or word in english or not word.isalpha():
+        return word
+    if word.endswith("s") and (word[:-1] in KNOWN_WORDS or word[:-1] in english):
+        return word
+    candidates = [w for w in DOMAIN_WORDS if w[0] == word[0] and abs(len(w) - len(word)) <= 2]
+    cutoff = TYPO_MIN_RATIO if english else TYPO_MIN_RATIO_NO_WORDS
+    best = difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)
+    return best[0] if best else word
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Lower-case words of the system word list (empty when there is none)."""
+    try:
+        return frozenset(w.strip().lower() for w in WORD_LIST.read_text(encoding="utf-8", errors="ignore").split())
+    except OSError:
+        return frozenset()

@@ -1,0 +1,251 @@
+"""The offline question parser: a question in anyone's words -> a typed :class:`~planners.program.Program`.
+
+It reads, in this order:
+1. the answer-format instruction, when there is one ("Answer with only the angle in degrees", "formatted exactly
+   like `N o'clock`", "yes or no"): it wins over everything else;
+2. the values the question states (altitude, lens, sensor, pitch, ground width; ``planners.referents``), which are
+   conventions and never the asked quantity;
+3. the asked quantity, from the wh-phrase and the units ("by how many degrees" is an angle, "how far" / "how many
+   metres" a distance, "per pixel" a ground sampling distance, "how many <thing>" a count) together with what the
+   referents allow (a clock hour of a region, of the second photo's capture point, or of a transferred spot);
+4. the referents: images, regions by any name, object classes, the camera.
+
+Concepts are written once, as patterns over the normalised vocabulary of ``planners.lexicon``, for the
+phenomenon (how people ask for a distance), not for particular questions. What the parser cannot place is said
+in ``unsure``; the planner abstains with that reason rather than answering another question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from planners.conventions import parse_options, word_number
+from planners.lexicon import normalise
+from planners.program import Ask, Conventions, Program, Referent
+from planners.referents import images_named, region_ids, stated_values
+
+UNIT_WORDS = {"m": "m", "metres": "m", "metre": "m", "kilometres": "km", "feet": "ft", "foot": "ft", "yards": "yd",
+              "miles": "mi", "centimetres": "cm", "millimetres": "mm", "inches": "in", "inch": "in"}
+_UNIT_RX = r"metres?|kilometres|feet|foot|yards|miles|centimetres|millimetres|inch(?:es)?"
+
+# --- concepts: how people ask for each quantity (patterns over normalised text) --------------------------------
+C = {
+    "clock": r"o'?\s?clock|\bclock\b|\bwhat hour\b|\bwhich hour\b|\bhour\b",
+    "compass": r"\bcompass\b|\bcardinal\b|\bnorth|\bsouth|\beast(ward)?\b|\bwest(ward)?\b|true north|8-point|"
+               r"eight-point|\bn, ne\b|\bnw\b|\bne\b",
+    "direction": r"which way|what way|what direction|which direction|\bdirection\b|\bbearing\b|\bheading\b|"
+                 r"\bfac(e|es|ing)\b|\bpoint(ing|ed|s)?\b|\boriented\b|\borientation\b|\bnose\b|\bwhere\b",
+    "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
+             r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
+             r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
+    "same_heading": r"same (heading|direction|orientation|way)|change(d)? (its |the )?heading|changed direction|"
+                    r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
+                    r"change in yaw|\byaw\b",
+    "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
+                r"how many (" + _UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
+                r"\bdisplacement\b|\btranslation\b",
+    "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
+                r"\bup\b.*\b(" + _UNIT_RX + r")|(" + _UNIT_RX + r")\s+up\b|height over|\bflying height\b",
+    "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
+                 r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side to side|"
+                 r"top to bottom|rectangle|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
+                 r"\bspan\b|\bspans\b|metres across|\bdimensions\b",
+    "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
+           r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per pixel|(one|a|single|each) pixel|pixel size|"
+           r"\bresolution\b",
+    "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
+    "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b",
+    "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
+               r"biggest part of the same|largest part of the same|same area|in common",
+    "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bred box\b|\bthe box\b|same spot|same place|"
+                r"same location|same feature|\bfeature\b|\bpatch\b",
+    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|flight (line|path|direction)|\btrack\b|"
+              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
+    "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
+               r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
+               r"\bproblem\b|\bissue\b|quality check|\bbright\b",
+    "tilt": r"\bnadir\b|straight down|\boblique\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top-?down|"
+            r"looking down|pointing down|at -?90|toward(s)? the horizon|at an angle",
+    "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
+                r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
+                r"what are the\b|\bwhat (is|are) (growing|parked)",
+    "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
+                    r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
+    "metric_distance": r"\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bapart\b|how many (" + _UNIT_RX + r")\b|"
+                       r"\b(in|into) (" + _UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",
+    "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
+                    r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
+    "how_much": r"how much|how many|by what|what angle|\bangle\b|signed|how far",
+}
+_RX = {k: re.compile(v) for k, v in C.items()}
+PERSON = r"people|persons?|pedestrians?|humans?|men|women|walkers?|heads?"
+NON_COUNT = re.compile(r"how many (" + _UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
+
+
+def has(concept: str, text: str) -> bool:
+    return bool(_RX[concept].search(text))
+
+
+def parse_question(question: str, n_images: int) -> Program:
+    """The typed program of ``question`` asked about ``n_images`` images (see the module docstring)."""
+    text = normalise(question).strip()
+    stated, rest = stated_values(text)
+    conv = _conventions(text, stated)
+    refs = [Referent(kind="region", id=rid, image=img) for rid, img in region_ids(rest)]
+    program = _program(rest, n_images, refs, conv)
+    program.understood += [f"stated: {s.strip()}" for s in stated.spans]
+    if program.ask == Ask.COUNT:
+        program.operands.append(Referent(kind="object", label=_count_label(rest)))
+    return program
+
+
+def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program:
+    regions = [r for r in refs if r.kind == "region"]
+    yes_no = has("yes_no_start", t) and not has("how_much", t)
+
+    def make(ask: Ask, operands: list[Referent] | None = None, form: str = "value", expect: str | None = None,
+             why: str = "") -> Program:
+        return Program(ask=ask, operands=operands if operands is not None else list(refs), conventions=conv,
+                       form=form, expect=expect, understood=[f"asked: {ask.value}" + (f" ({why})" if why else "")])
+
+    if n >= 2 and parse_options(t):
+        return make(Ask.CHOICE, why="options given")
+    if n == 1 and has("gsd", t) and (NON_COUNT.search(t) or not has("count", t)):
+        return make(Ask.GSD, why="length per pixel")
+    if n == 1 and not regions and has("footprint", t) and not has("gsd", t):
+        return make(Ask.FOOTPRINT, why="ground width x height")
+    if regions and n == 1:
+        if has("clock", t):
+            return make(Ask.CLOCK, why="clock hour of a region")
+        if has("order", t):
+            return make(Ask.ORDER, why="regions by distance")
+        if has("distance", t) and len(regions) >= 2:
+            return make(Ask.DISTANCE, why="ground distance between regions")
+        if has("semantic", t):
+            return make(Ask.SEMANTIC, why="what a region shows")
+    if n == 1 and has("order", t) and not has("semantic", t):
+        return make(Ask.ORDER, why="regions by distance")
+    if n == 2 and has("transfer", t) and not regions and _names_both(t) and not has("angle", t):
+        return make(Ask.TRANSFER, form="value", expect="clock" if has("clock", t) else "region",
+                    why="a marked spot of image 1 found in image 2")
+    if n == 2 and regions and has("transfer", t) and not has("clock", t):
+        return make(Ask.TRANSFER, expect="region", why="a marked spot of image 1 found in image 2")
+    if has("clock", t) and n == 2:
+        return make(Ask.CLOCK, _pair_refs(), why="where image 2 was taken, from image 1")
+    if n == 2 and has("same_heading", t) and yes_no:
+        return make(Ask.TURNED, _pair_refs(), form="yes_no", why="did the heading change")
+    if n == 2 and has("angle", t) and not has("compass", t):
+        if has("metric_distance", t) and not re.search(r"only the (angle|heading)|angle only", t):
+            return make(Ask.POSE, _pair_refs(), why="heading change and distance")
+        return make(Ask.HEADING_CHANGE, _pair_refs(), why="heading change")
+    if n >= 2 and has("motion", t) and not _names_both(t) and (
+            has("compass", t) or re.search(r"over the ground|on the map|geographic", t)):
+        return make(Ask.MOTION, expect="compass", why="compass direction of travel")
+    if has("compass", t):
+        if n >= 3:
+            return make(Ask.MOTION, expect="compass", why="compass direction of travel")
+        if n == 2:
+            return make(Ask.COMPASS, _pair_refs(), why="compass direction of image 2's position from image 1's")
+        return make(Ask.COMPASS, [Referent(kind="camera", image=1)], why="compass heading of the photo")
+    if n == 1 and not regions and has("direction_wh", t) and re.search(
+            r"\b(camera|aircraft|drone|nose|top|upper edge|up|heading|yaw|facing|looking|frame|photo|image)\b", t):
+        return make(Ask.COMPASS, [Referent(kind="camera", image=1)], why="compass heading of the photo")
+    if n == 2 and has("distance", t):
+        return make(Ask.DISTANCE, _pair_refs("capture_point"), why="distance between the capture points")
+    if n == 1 and has("altitude", t) and not regions:
+        return make(Ask.ALTITUDE, [Referent(kind="camera", image=1)], why="height of the camera")
+    if n >= 2 and has("overlap", t):
+        return make(Ask.OVERLAP, form="choice", why="which image overlaps image 1 most")
+    if n >= 2 and (has("motion", t) or n >= 3):
+        return make(Ask.MOTION, form="label", why="how the drone moved")
+    if has("count", t) and not NON_COUNT.search(t):
+        return make(Ask.COUNT, why="number of objects")
+    if n == 1 and has("quality", t) and not has("semantic", t.replace("what kind of", "")):
+        return make(Ask.QUALITY, form="yes_no" if yes_no else "label", expect=_quality_expect(t) if yes_no else None,
+                    why="image quality")
+    if n == 1 and has("tilt", t):
+        either = bool(re.search(TILT_NADIR, t)) and bool(re.search(TILT_OBLIQUE, t))
+        yn = yes_no and not either
+        return make(Ask.TILT, form="yes_no" if yn else "label", expect=_tilt_expect(t) if yn else None,
+                    why="nadir or oblique")
+    if has("semantic", t) or yes_no:
+        return make(Ask.SEMANTIC, why="needs recognition of what things are")
+    p = make(Ask.SEMANTIC)
+    p.understood, p.unsure = [], ["no asked quantity recognised (not a distance, angle, direction, clock, height, "
+                                  "footprint, GSD, count, overlap, motion, quality or tilt question)"]
+    return p
+
+
+def _pair_refs(kind: str = "image") -> list[Referent]:
+    return [Referent(kind=kind, image=1), Referent(kind=kind, image=2)]
+
+
+def _names_both(t: str) -> bool:
+    """Whether the text speaks of two images (first/second, image 1/2, A/B, 'the other')."""
+    named = images_named(t)
+    return len(named) >= 2 or bool(re.search(r"\b(two|both|across)\b", t)) or bool(
+        re.search(r"\b(second|other|2|b)\b", t)) and bool(re.search(r"\b(first|1|a|one)\b", t))
+
+
+def _conventions(t: str, s) -> Conventions:
+    unit = None
+    m = re.search(r"\b(?:in|into|as|using)\s+(" + "|".join(UNIT_WORDS) + r"|m)\b", t) or re.search(
+        r"\b(" + "|".join(UNIT_WORDS) + r")\s*(?:/|per)\s*(?:px|pixel)", t) or re.search(
+        r"how many (" + "|".join(UNIT_WORDS) + r")\b", t)
+    if m:
+        unit = UNIT_WORDS[m.group(1)]
+    elif re.search(r"\bcm\s*(/|per)", t):
+        unit = "cm"
+    elif re.search(r"\bmm\s*(/|per)", t):
+        unit = "mm"
+    signed = bool(re.search(r"\bsigned\b|-180|negative|positive\s*=|(right|clockwise) positive|left or right", t))
+    return Conventions(
+        unit=unit, signed=signed, clockwise=not re.search(r"counter-?\s?clockwise|anti-?\s?clockwise", t),
+        rounding="floor" if re.search(r"\bfloor\b|round(ed)? down", t) else "nearest",
+        order="farthest_first" if re.search(r"farthest|furthest|most distant", t) and not re.search(
+            r"nearest and (the )?farthest|closest and (the )?farthest", t) else "nearest_first",
+        want_all=bool(re.search(r"\b(rank|order|sort|list)\b|from (nearest|closest|farthest) to|all (the )?regions",
+                                t)),
+        altitude_m=s.altitude_m, pitch_deg=-90.0 if s.pitch_deg is None and re.search(
+            r"\bnadir\b|straight down|top-?down|vertical|pointing down", t) else s.pitch_deg,
+        focal_mm=s.focal_mm, sensor_width_mm=s.sensor_width_mm, focal_px=s.focal_px,
+        ground_width_m=s.ground_width_m,
+        normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))
+
+
+OBJECT_CLASSES = {"person": PERSON, "vehicle": r"vehicles?|automobiles?|cars?|vans?|trucks?|lorr(y|ies)|bus(es)?",
+                  "bicycle": r"bicycles?|bikes?|cyclists?"}
+
+
+def _count_label(t: str) -> str:
+    """The object class counted: a class of :data:`OBJECT_CLASSES` when one is named, else the phrase."""
+    for name, rx in OBJECT_CLASSES.items():
+        if re.search(r"\b(" + rx + r")\b", t):
+            return name
+    m = re.search(r"(?:how many|number of|count(?: every| all| the)?|tally up(?: the)?|any)\s+([a-z][a-z\- ]*?)"
+                  r"(?=\s+(?:are|is|can|do|does|were|in|on|visible|does|parked|the|this|there|here|picked)\b|[?.,]|$)",
+                  t)
+    if re.search(r"head ?count", t):
+        return "person"
+    return m.group(1).strip() if m else "object"
+
+
+def _quality_expect(t: str) -> str:
+    for label, rx in (("blur", r"blur|focus|sharp"), ("noise", r"nois|grain"),
+                      ("low_light", r"underexpos|dark|dim"), ("overexposure", r"overexpos|blown out|too bright"),
+                      ("fog", r"haz|fog|mist")):
+        if re.search(rx, t):
+            return label
+    return "any"
+
+
+TILT_NADIR = r"straight down|vertical|\bnadir\b|-90|top-?down|looking down|pointing down"
+TILT_OBLIQUE = r"\boblique\b|\btilt|\bangled\b|at an angle|horizon|off-nadir"
+
+
+def _tilt_expect(t: str) -> str:
+    return "oblique" if re.search(TILT_OBLIQUE, t) and not re.search(TILT_NADIR, t) else "nadir"
+
+
+def number_in(text: str) -> int | None:
+    return word_number(text)
