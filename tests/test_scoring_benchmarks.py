@@ -19,11 +19,17 @@ from benchmarks.scoring import ScoreParseError, aircopbench, bedi, open3dvqa, sc
         ("12 o'clock", "1 o'clock", 1 - 1 / 6),
         ("five o'clock", "5 o'clock", 0.0),  # missing → 0
         ("5 oclock", "5 o'clock", 0.0),
-        ("17 o'clock", "5 o'clock", 0.0),  # out of range: the official formula would exceed 1
     ],
 )
 def test_bedi_clock_partial_credit(pred, gt, expected):
     assert bedi.score_clock(pred, gt) == pytest.approx(expected)
+    assert bedi.score_clock(pred, gt, mode="lenient") == pytest.approx(expected)
+
+
+def test_bedi_clock_hours_above_12_strict_formula_lenient_zero():
+    # official 1 − min(d, 12 − d)/6 with d = |GT − pred| = 12: min(12, 0) = 0 → 1.0
+    assert bedi.score_clock("17 o'clock", "5 o'clock") == 1.0
+    assert bedi.score_clock("17 o'clock", "5 o'clock", mode="lenient") == 0.0
 
 
 def test_bedi_jaccard():
@@ -157,5 +163,7 @@ def test_tdbench_grounding_centroid_and_iou():
     assert tdbench.grounding_iou((0.3, 0.2, 0.5, 0.4), gt) == pytest.approx(1 / 3)
     s = Sample("9", "tdbench", "grounding", [], "q", "[0.2, 0.2, 0.4, 0.4]", metadata={"image_size": [512, 512]})
     assert score(s, "[0.25, 0.25, 0.5, 0.5]") == 1.0
-    assert score(s, "[128, 128, 256, 256]") == 1.0  # pixel answer: centre (192, 192)/512 = 0.375
+    # pixel answer: officially no tuple of one-digit numbers → miss; lenient converts: centre 192/512 = 0.375
+    assert score(s, "[128, 128, 256, 256]") == 0.0
+    assert score(s, "[128, 128, 256, 256]", mode="lenient") == 1.0
     assert score_detailed(s, "somewhere on the left").parsed is False

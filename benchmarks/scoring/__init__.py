@@ -1,8 +1,14 @@
 """Official scorers of the five UAV benchmarks behind one entry point.
 
-``score(sample, prediction)`` → float in [0, 1]; ``score_detailed`` also returns the answer format, the group,
-whether the prediction could be read and which judge (if any) produced the score, i.e. one row for
-``benchmarks.aggregate.aggregate``. Predictions never raise: an unreadable one scores 0 with ``parsed=False``.
+``score(sample, prediction)`` → float; ``score_detailed`` also returns the answer format, the group, whether the
+prediction could be read, whether it counts in the denominator and which judge (if any) produced the score, i.e.
+one row for ``benchmarks.aggregate.aggregate``.
+
+``mode`` is ``"strict"`` (default: each benchmark's own evaluation code, quirks included, see
+``benchmarks.scoring.modes``) or ``"lenient"`` (our own reading, for diagnostics). In strict mode a reply the
+official code crashes on raises ``OfficialCrash``, a reply the official pipeline leaves out of its denominator
+gives ``counted=False``, and BEDI clock scores can leave [0, 1] as the official formula does. In lenient mode
+predictions never raise: an unreadable one scores 0 with ``parsed=False``.
 """
 
 from __future__ import annotations
@@ -14,11 +20,13 @@ from benchmarks.judge import Judge, default_judge
 from benchmarks.sample import Sample
 from benchmarks.scoring import aircopbench, bedi, open3dvqa, spatialuav, tdbench
 from benchmarks.scoring.common import ScoreParseError, strip_think
+from benchmarks.scoring.modes import DEFAULT_MODE, LENIENT, STRICT, Mode, NotScored, OfficialCrash, check_mode
 
-__all__ = ["ScoreParseError", "ScoreResult", "score", "score_detailed", "strip_think"]
+__all__ = ["DEFAULT_MODE", "LENIENT", "STRICT", "Mode", "NotScored", "OfficialCrash", "ScoreParseError",
+           "ScoreResult", "score", "score_detailed", "strip_think"]
 
 SPATIALUAV_RULES = ("spatialuav", "synth")  # benchmarks scored by SpatialUAV rules
-_THINK_STRIPPED = {"spatialuav", "synth", "aircopbench", "tdbench"}  # benchmarks whose scripts drop <think>
+_LENIENT_THINK_STRIPPED = {"spatialuav", "synth", "aircopbench", "tdbench"}  # lenient: think blocks removed
 
 
 @dataclass
@@ -34,6 +42,8 @@ class ScoreResult:
     parsed: bool = True
     judge: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    counted: bool = True  # False: the official pipeline leaves this reply out of its denominator
+    mode: str = DEFAULT_MODE
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -42,9 +52,18 @@ class ScoreResult:
 class _JudgeCall:
     """Resolves the judge only when a scorer needs one, and remembers which judge answered."""
 
-    def __init__(self, judge: Judge | None) -> None:
+    def __init__(self, judge: Judge | None, mode: Mode = DEFAULT_MODE,
+                 draw: aircopbench.LetterDraw | None = None) -> None:
         self._judge = judge
         self.used: str | None = None
+        self.mode = mode
+        self.draw = draw
+        self.extra: dict[str, Any] = {}  # metadata a scorer adds to the row (e.g. a guessed letter)
+
+    @property
+    def explicit(self) -> bool:
+        """True when the caller chose a judge (strict SpatialUAV motion scoring otherwise uses token F1)."""
+        return self._judge is not None
 
     @property
     def name(self) -> str:
@@ -57,11 +76,14 @@ class _JudgeCall:
 
 
 def _spatialuav(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
-    spec = spatialuav.task_spec(sample.task)
+    spec = spatialuav.rule_of(sample.task, sample.benchmark)
     gt = str(sample.target)
-    value = spatialuav.score_task(sample.task, pred, gt, judge=judge if spec.rule == "judge" else None)
+    chosen = judge if spec.rule == "judge" and (judge.explicit or judge.mode == LENIENT) else None
+    if spec.rule == "judge" and chosen is None:
+        judge.used = "token_f1"  # the official script's --motion-judge-mode token_f1
+    value = spatialuav.score_task(sample.task, pred, gt, judge=chosen, mode=judge.mode, benchmark=sample.benchmark)
     parsed = spatialuav.parse_option(pred) is not None if spec.rule == "option" else True
-    return value, spatialuav.answer_format(sample.task, gt), spec.group, parsed
+    return value, spatialuav.answer_format(sample.task, gt, sample.benchmark), spec.group, parsed
 
 
 _BEDI_FORMATS = {"Spatial_PosRelDis": "clock_direction", "Semantic_InfoDet": "region_labels"}
@@ -69,8 +91,10 @@ _BEDI_FORMATS = {"Spatial_PosRelDis": "clock_direction", "Semantic_InfoDet": "re
 
 def _bedi(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
     fmt = "action_sequence" if sample.task in bedi.ACTION_TYPES else _BEDI_FORMATS.get(sample.task, "free_text")
+    answer_type = sample.metadata.get("answer_type")
     try:
-        value, parsed = bedi.score(sample.task, pred, sample.target, judge=judge), True
+        value, parsed = bedi.score(sample.task, pred, sample.target, judge=judge, mode=judge.mode,
+                                   answer_type=answer_type), True
     except ScoreParseError:
         value, parsed = 0.0, False
     return value, fmt, bedi.group(sample.task), parsed
@@ -79,22 +103,32 @@ def _bedi(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str
 def _open3dvqa(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
     gt = str(sample.target)
     qa_type = str((sample.metadata.get("qa_info") or {}).get("type", ""))
-    value = open3dvqa.score(pred, gt, qa_type=qa_type, judge=judge)
+    value = open3dvqa.score(pred, gt, qa_type=qa_type, judge=judge, mode=judge.mode)
     return value, open3dvqa.answer_kind(gt, qa_type), qa_type or "unknown", True
 
 
 def _aircopbench(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
     group = aircopbench.category(str(sample.metadata.get("question_type", sample.task)))
-    return aircopbench.score(pred, str(sample.target)), "option_letter", group, aircopbench.extract_letter(pred) is not None
+    parsed = aircopbench.extract_letter(pred, judge.mode) is not None
+    if judge.mode == STRICT and not parsed:
+        letter = (judge.draw or aircopbench.LetterDraw())()
+        judge.extra.update(guessed_letter=letter, guess_right=letter == str(sample.target))
+        return float(letter == str(sample.target)), "option_letter", group, False
+    value = aircopbench.score(pred, str(sample.target), judge.mode, judge.draw)
+    return value, "option_letter", group, parsed
 
 
 def _tdbench(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
+    verbose = bool(sample.metadata.get("verbose", False))
     if sample.options:
-        value = tdbench.score_choice(pred, str(sample.target), sample.options)
-        return value, "option_letter", sample.task, tdbench.extract_letter(pred, sample.options) is not None
+        value = tdbench.score_choice(pred, str(sample.target), sample.options, judge.mode, verbose)
+        parsed = tdbench.extract_letter(pred, sample.options, judge.mode, verbose) is not None
+        return value, "option_letter", sample.task, parsed
     size = sample.metadata.get("image_size")
-    value = tdbench.score_grounding(pred, sample.target, tuple(size) if size else None)
-    return value, "bbox_relative", sample.task, tdbench.parse_box(pred) is not None
+    value = tdbench.score_grounding(pred, sample.target, tuple(size) if size else None, judge.mode)
+    parsed = (tdbench.official_box(tdbench.official_reply(pred)) if judge.mode == STRICT
+              else tdbench.parse_box(pred)) is not None
+    return value, "bbox_relative", sample.task, parsed
 
 
 _DISPATCH = {
@@ -108,28 +142,56 @@ _DISPATCH = {
 _KEPT_METADATA = ("question_index", "rotation", "question_type")
 
 
-def score_detailed(sample: Sample, prediction: str | None, judge: Judge | None = None) -> ScoreResult:
+def _reply_text(sample: Sample, prediction: Any, mode: Mode, raw: bool) -> Any:
+    """The text each benchmark's scorer reads: strict SpatialUAV applies the inference script's think stripping to
+    a raw reply (a ``prediction`` field of a prediction file is read as it is); lenient strips think blocks."""
+    if sample.benchmark == "bedi" and isinstance(prediction, (list, dict)):
+        return prediction  # a stored, already parsed action answer
+    text = prediction if isinstance(prediction, str) else ("" if prediction is None else str(prediction))
+    if mode == LENIENT:
+        return strip_think(text) if sample.benchmark in _LENIENT_THINK_STRIPPED else text
+    if sample.benchmark in SPATIALUAV_RULES and raw:
+        return spatialuav.official_strip_think(text) or ""
+    return text
+
+
+def score_detailed(sample: Sample, prediction: Any, judge: Judge | None = None, mode: Mode = DEFAULT_MODE, *,
+                   raw: bool = True, draw: aircopbench.LetterDraw | None = None) -> ScoreResult:
     """Score ``prediction`` for ``sample`` with its benchmark's rules; see the module docstring.
 
-    ``judge`` scores free text (default: ``benchmarks.judge.default_judge()``, loaded only when needed).
-    ``ValueError`` for an unknown benchmark or task.
+    ``judge`` scores free text (default: ``benchmarks.judge.default_judge()``, loaded only when needed; strict
+    SpatialUAV motion answers use token F1 unless a judge is given). ``raw``: the prediction is a model's reply
+    (True) or the ``prediction`` field of a SpatialUAV prediction file, already think-stripped by the official
+    inference script (False). ``draw``: AirCopBench's random letter generator shared over a run (strict).
+    ``ValueError`` for an unknown benchmark or a bad record; ``OfficialCrash`` (strict) for a reply the official
+    code raises on.
     """
+    check_mode(mode)
     try:
         scorer = _DISPATCH[sample.benchmark]
     except KeyError:
         raise ValueError(f"sample {sample.id!r}: unknown benchmark {sample.benchmark!r}; known: {', '.join(_DISPATCH)}")
-    text = prediction if isinstance(prediction, str) else ("" if prediction is None else str(prediction))
-    if sample.benchmark in _THINK_STRIPPED:
-        text = strip_think(text)
-    call = _JudgeCall(judge)
+    text = _reply_text(sample, prediction, mode, raw)
+    call = _JudgeCall(judge, mode, draw)
+    counted = True
     try:
         value, fmt, group, parsed = scorer(sample, text, call)
     except KeyError as exc:
         raise ValueError(f"sample {sample.id!r}: {exc.args[0]}") from None
+    except NotScored as exc:
+        value, fmt, group, parsed, counted = 0.0, "not_scored", "not_scored", False, False
+        meta_reason = str(exc)
+    else:
+        meta_reason = None
     meta = {k: sample.metadata[k] for k in _KEPT_METADATA if k in sample.metadata}
-    return ScoreResult(sample.id, sample.benchmark, sample.task, float(value), fmt, group, parsed, call.used, meta)
+    if meta_reason:
+        meta["not_scored"] = meta_reason
+    meta.update(call.extra)
+    return ScoreResult(sample.id, sample.benchmark, sample.task, float(value), fmt, group, parsed, call.used, meta,
+                       counted, mode)
 
 
-def score(sample: Sample, prediction: str | None, judge: Judge | None = None) -> float:
-    """Score in [0, 1] of ``prediction`` for ``sample`` under its benchmark's official rules."""
-    return score_detailed(sample, prediction, judge).score
+def score(sample: Sample, prediction: Any, judge: Judge | None = None, mode: Mode = DEFAULT_MODE) -> float:
+    """Score of ``prediction`` for ``sample`` under its benchmark's official rules (``mode`` "strict") or ours
+    ("lenient"); 0.0 for a reply the official pipeline does not count (see ``score_detailed``)."""
+    return score_detailed(sample, prediction, judge, mode).score

@@ -1,13 +1,20 @@
 """AirCopBench scoring (spec: benchmarks.md §4): the official letter-extraction cascade, then exact match.
 
-The official script falls back to a random letter when nothing parses; we count that answer as wrong and report
-it (``extract_letter`` returns None, ``score`` returns 0, ``benchmarks.scoring.score_detailed`` sets
-``parsed=False`` and the aggregate counts it).
+Strict mode (default) reads the reply as the official ``evaluation.py`` does: when the reply holds ``<think>``,
+the text from ``rfind("<think>") + len("</think>")`` on (one character past the opening tag, whatever follows),
+then the cascade, then — when no A–D appears at all — a random letter. The random letter comes from a
+``LetterDraw`` seeded once per run (``random.Random(seed).choice`` over A–D, one draw per unparseable reply in
+reply order, as the official script draws from its module-level generator). Lenient mode removes think blocks
+properly and counts an unparseable reply as wrong; the report shows both figures.
 """
 
 from __future__ import annotations
 
+import random
 import re
+
+from benchmarks.scoring.common import strip_think
+from benchmarks.scoring.modes import STRICT, Mode, check_mode
 
 # tried in this order on the upper-cased, stripped reply (re.MULTILINE), first hit wins
 LETTER_PATTERNS: tuple[str, ...] = (
@@ -18,6 +25,8 @@ LETTER_PATTERNS: tuple[str, ...] = (
     r"OPTION\s*([ABCD])",
     r"([ABCD])\s*\.?\s*$",
 )
+LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
+DEFAULT_SEED = 0
 
 CATEGORIES: dict[str, tuple[str, ...]] = {
     "Scene Understanding": ("Scene Description", "Scene Comparison", "Observing Posture"),
@@ -32,6 +41,20 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 
 
+class LetterDraw:
+    """The official random fallback, reproducible: one ``choice`` over A–D per unparseable reply, from a
+    generator seeded once (``random.seed(s)`` followed by ``random.choice`` gives the same letters)."""
+
+    def __init__(self, seed: int = DEFAULT_SEED) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.draws = 0
+
+    def __call__(self) -> str:
+        self.draws += 1
+        return self._rng.choice(LETTERS)
+
+
 def subcategory(question_type: str) -> str:
     """"2.2 Object Counting (UAV1)" → "Object Counting" (official ``parse_subcat``)."""
     match = re.match(r"\d+\.\d+\s+(.+?)\s*(?:\(|$)", question_type or "")
@@ -44,19 +67,46 @@ def category(question_type: str) -> str:
     return next((cat for cat, subs in CATEGORIES.items() if sub in subs), "other")
 
 
-def extract_letter(text: str) -> str | None:
-    """Letter by the official cascade on ``text.strip().upper()``: the patterns of ``LETTER_PATTERNS`` in order,
-    then the first A–D character anywhere; None when the reply contains no A–D at all (the official random
-    fallback is not reproduced)."""
-    upper = (text or "").strip().upper()
+def official_reply_text(text: str | None) -> str:
+    """The part of a reply the official extractor reads: after the last ``<think>``, skipping ``len("</think>")``
+    characters from its start (so one character past the tag is lost), stripped; the whole reply otherwise."""
+    reply = text or ""
+    start = reply.rfind("<think>")
+    if start != -1:
+        reply = reply[start + len("</think>"):].strip()
+    return reply
+
+
+def extract_letter(text: str | None, mode: Mode = STRICT) -> str | None:
+    """Letter by the official cascade on the upper-cased reply: the patterns of ``LETTER_PATTERNS`` in order, then
+    the first A–D character anywhere; None when the reply contains no A–D at all (the caller decides between the
+    official random letter and "wrong"). Strict reads ``official_reply_text``; lenient strips think blocks."""
+    check_mode(mode)
+    reply = official_reply_text(text) if mode == STRICT else strip_think(text)
+    upper = reply.strip().upper()
     for pattern in LETTER_PATTERNS:
         match = re.search(pattern, upper, re.MULTILINE)
         if match:
             return match.group(1)
-    return next((c for c in upper if c in "ABCD"), None)
+    return next((c for c in upper if c in LETTERS), None)
 
 
-def score(prediction: str, correct_answer: str) -> float:
-    """1 iff the extracted letter equals ``correct_answer`` (stripped, upper-cased); unparseable → 0."""
-    letter = extract_letter(prediction)
+def predicted_letter(text: str | None, mode: Mode = STRICT, draw: LetterDraw | None = None) -> str | None:
+    """The letter the official script records: ``extract_letter``, or (strict, nothing found) ``draw()``; a fresh
+    ``LetterDraw(DEFAULT_SEED)`` is used when none is given. Lenient never guesses (None)."""
+    letter = extract_letter(text, mode)
+    if letter is None and mode == STRICT:
+        letter = (draw or LetterDraw())()
+    return letter
+
+
+def score(prediction: str | None, correct_answer: str, mode: Mode = STRICT, draw: LetterDraw | None = None) -> float:
+    """1 iff the recorded letter equals ``correct_answer``.
+
+    Strict compares with the answer exactly as stored (the official ``predicted == correct``); lenient strips
+    and upper-cases it and counts an unparseable reply as wrong.
+    """
+    letter = predicted_letter(prediction, mode, draw)
+    if mode == STRICT:
+        return float(letter == correct_answer)
     return float(letter is not None and letter == (correct_answer or "").strip().upper())

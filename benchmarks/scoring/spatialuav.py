@@ -1,7 +1,12 @@
 """SpatialUAV scoring, rule by rule as in the benchmark's ``eval_spatialuav.py`` (spec: benchmarks.md §1).
 
-``TASKS`` is the one registry of the 14 task types: group, scoring rule and answer format. Scoring, the loaders
-(unknown task check) and aggregation all read it. The synthetic suite ("synth") is scored by the same rules.
+``TASKS`` is the one registry of the 14 task types: group, scoring rule and answer format. Scoring and aggregation
+read it. The synthetic suite ("synth") is scored by the same rules.
+
+Strict mode (default) is the official pipeline: the inference script's think stripping (``official_strip_think``)
+then ``eval_spatialuav.py``'s dispatch, where a ``Path_Planning`` task reads the first integer and any other task
+it does not know (our generator's ``BEDI_Clock`` included) is scored by token F1; a reply the official code
+crashes on (a box of integers too large for a float) raises ``OfficialCrash``. Lenient mode scores such a reply 0.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from benchmarks.scoring.bedi import score_clock as score_bedi_clock
 from benchmarks.scoring.common import extract_floats, extract_ints, multiset_f1, token_f1
+from benchmarks.scoring.modes import STRICT, Mode, OfficialCrash, check_mode
 
 if TYPE_CHECKING:  # pragma: no cover
     from benchmarks.judge import Judge
@@ -54,6 +60,37 @@ TASKS: dict[str, TaskSpec] = {
 }
 
 
+UNKNOWN_TASK = TaskSpec("unknown", "token_f1", "free_text", official=False)  # official fallback: token F1
+_OFFICIAL_THINK = re.compile(r"<think>.*?</think>\s*", flags=re.DOTALL)
+
+
+def official_strip_think(text: str | None) -> str | None:
+    """Think stripping of the benchmark's inference script (``prediction`` = ``raw_prediction`` after it).
+
+    Only complete, lower-case ``<think>…</think>`` blocks go, with the whitespace after them, then the text is
+    trimmed; ``<THINK>…</THINK>`` and a dangling ``…</think>`` stay (their numbers are then read as answers).
+    An empty or missing reply is returned unchanged.
+    """
+    if not text:
+        return text
+    return _OFFICIAL_THINK.sub("", text).strip()
+
+
+def rule_of(task: str, benchmark: str = "spatialuav") -> TaskSpec:
+    """The spec that scores ``task`` in ``benchmark``'s official dispatch.
+
+    Official tasks use their registry entry; ``Path_Planning`` reads the first integer; every other task
+    (including the generator-only ``BEDI_Clock`` when the benchmark is the real "spatialuav") falls back to
+    token F1 (``UNKNOWN_TASK``). The "synth" suite keeps its generator-only tasks.
+    """
+    spec = TASKS.get(task)
+    if spec is not None and (spec.official or benchmark != "spatialuav"):
+        return spec
+    if task == "Path_Planning":
+        return TaskSpec("aerial-ground", "first_int", "direction_label", official=False)
+    return UNKNOWN_TASK
+
+
 def task_spec(task: str) -> TaskSpec:
     """The registry entry of ``task``; ``KeyError`` naming the known tasks otherwise."""
     try:
@@ -62,9 +99,9 @@ def task_spec(task: str) -> TaskSpec:
         raise KeyError(f"unknown SpatialUAV task {task!r}; known: {', '.join(TASKS)}") from None
 
 
-def answer_format(task: str, gt: str) -> str:
+def answer_format(task: str, gt: str, benchmark: str = "spatialuav") -> str:
     """Answer format of one sample; Object Matching and Camera Transformation depend on the GT string."""
-    spec = task_spec(task)
+    spec = rule_of(task, benchmark)
     if spec.answer_format is not None:
         return spec.answer_format
     if spec.rule == "object_matching":
@@ -159,10 +196,8 @@ def score_object_matching(prediction: str, gt: str) -> float:
     pred_box = parse_bbox(prediction)
     if pred_box is None:
         return 0.0
-    try:
-        return float(bbox_composite(pred_box, gt_box) >= BBOX_SCORE_THRESHOLD)
-    except OverflowError:  # integers beyond float range (hundreds of digits): not a box
-        return 0.0
+    # integers beyond float range (over 308 digits) raise OverflowError here, as in the official code
+    return float(bbox_composite(pred_box, gt_box) >= BBOX_SCORE_THRESHOLD)
 
 
 def circular_angle_error(a_deg: float, b_deg: float) -> float:
@@ -196,13 +231,24 @@ _RULES = {
 }
 
 
-def score_task(task: str, prediction: str, gt: str, judge: "Judge | None" = None) -> float:
-    """Score one prediction (think block already removed) against the GT string, in [0, 1].
+def score_task(task: str, prediction: str | None, gt: str | None, judge: "Judge | None" = None,
+               mode: Mode = STRICT, benchmark: str = "spatialuav") -> float:
+    """Score one prediction (think block already removed) against the GT string.
 
     Motion_Understanding uses ``judge.similarity`` (semantic score 0–1); with ``judge=None`` it falls back to
-    token F1, the official script's ``--motion-judge-mode token_f1``.
+    token F1, the official script's ``--motion-judge-mode token_f1``. Strict: a reply the official code raises
+    on raises ``OfficialCrash``; lenient: it scores 0.
     """
-    spec = task_spec(task)
+    check_mode(mode)
+    spec = rule_of(task, benchmark)
+    pred, ref = prediction or "", gt or ""
     if spec.rule == "judge":
-        return token_f1(prediction, gt) if judge is None else judge.similarity(prediction, gt)
-    return _RULES[spec.rule](prediction or "", gt or "")
+        return token_f1(pred, ref) if judge is None else judge.similarity(pred, ref)
+    if spec.rule == "token_f1":
+        return token_f1(pred, ref)
+    try:
+        return _RULES[spec.rule](pred, ref)
+    except (OverflowError, ValueError) as exc:  # floats of huge integers; int() of more than 4,300 digits
+        if mode == STRICT:
+            raise OfficialCrash(f"{task}: the official scorer raises {type(exc).__name__}: {exc}") from exc
+        return 0.0
