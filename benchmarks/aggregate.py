@@ -1,15 +1,22 @@
 """Aggregation of per-sample scores as the papers report them: micro means ×100 per task, answer format, group,
 benchmark and overall, with counts, the judge(s) used, unparseable answers and TDBench's rotation ``hit_all``.
+
+Rows the official pipeline leaves out of its denominator (``counted`` False) are counted apart (``not_scored``)
+and weigh nothing. Strict rows may hold scores outside [0, 1] (BEDI's clock formula); lenient rows may not.
+AirCopBench's strict figure includes the official random letters; ``overall_without_guesses`` counts those
+replies as wrong instead (the figure our lenient reading gives), shown beside it.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from benchmarks.scoring.tdbench import ROTATIONS_DEG, hit_all
+from benchmarks.scoring.tdbench_rotation import AVERAGE, RotationHit, rotation_table
 
 REQUIRED_KEYS = ("benchmark", "task", "score")
 
@@ -22,7 +29,8 @@ def _as_dict(row: Any, i: int) -> dict[str, Any]:
     if missing:
         raise ValueError(f"row {i} ({data.get('id', '?')}): missing {missing}")
     score = float(data["score"])
-    if not 0.0 <= score <= 1.0:
+    strict = data.get("mode") == "strict"
+    if not math.isfinite(score) or (not strict and not 0.0 <= score <= 1.0):
         raise ValueError(f"row {i} ({data.get('id', '?')}): score {score} outside [0, 1]")
     return {**data, "score": score}
 
@@ -35,11 +43,26 @@ def _table(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, float | 
     return {k: {"score": 100.0 * sum(v) / len(v), "count": len(v)} for k, v in sorted(groups.items())}
 
 
-def rotation_hit_all(rows: list[dict[str, Any]]) -> dict[str, float | int]:
-    """TDBench rotation score: share ×100 of questions right at all four rotations (``hit_all``).
+def official_rotation_table(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """VLMEvalKit's rotation table (``benchmarks.scoring.tdbench_rotation``) over rows with a rotation."""
+    hits = [RotationHit(str(meta["question_index"]), str(r["task"]), int(meta["rotation"]), r["score"])
+            for r in rows if "question_index" in (meta := r.get("metadata") or {}) and "rotation" in meta]
+    return rotation_table(hits)
 
-    Only questions seen at all four rotations count; the others are reported as ``incomplete``.
+
+def rotation_hit_all(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """TDBench rotation score ×100. Strict rows: VLMEvalKit's "Average" ``hit_all`` (a macro mean over categories,
+    over the rotations present), with the per-category table; lenient rows: the share of questions right at all
+    four rotations (a micro mean; questions without all four are reported as ``incomplete``).
     """
+    if rows and all(r.get("mode") == "strict" for r in rows):
+        table = official_rotation_table(rows)
+        avg = table.get(AVERAGE, {})
+        joined = sum(int(e["total_questions"]) for k, e in table.items() if k != AVERAGE)
+        seen = {str(r["metadata"]["question_index"]) for r in rows
+                if "question_index" in (r.get("metadata") or {}) and "rotation" in r["metadata"]}
+        return {"score": 100.0 * float(avg.get("hit_all", 0.0)), "questions": joined,
+                "incomplete": len(seen) - joined, "mean": "macro over categories (VLMEvalKit)", "table": table}
     per_question: dict[str, dict[int, float]] = defaultdict(dict)
     for row in rows:
         meta = row.get("metadata") or {}
@@ -51,20 +74,29 @@ def rotation_hit_all(rows: list[dict[str, Any]]) -> dict[str, float | int]:
         "score": 100.0 * hits / len(complete) if complete else 0.0,
         "questions": len(complete),
         "incomplete": len(per_question) - len(complete),
+        "mean": "micro over questions",
     }
 
 
-def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _summary(all_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    rows = [r for r in all_rows if r.get("counted", True)]
     judges = sorted({str(r["judge"]) for r in rows if r.get("judge")})
+    guessed = [("guessed_letter" in (r.get("metadata") or {})) for r in rows]
     out: dict[str, Any] = {
         "overall": 100.0 * sum(r["score"] for r in rows) / len(rows) if rows else 0.0,
         "count": len(rows),
+        "not_scored": len(all_rows) - len(rows),
+        "modes": sorted({str(r.get("mode") or "unknown") for r in all_rows}),
         "per_task": _table(rows, "task"),
         "per_answer_format": _table(rows, "answer_format"),
         "per_group": _table(rows, "group"),
         "unparseable": sum(1 for r in rows if r.get("parsed") is False),
         "judge": ", ".join(judges) if judges else None,
     }
+    if any(guessed):
+        out["guessed"] = sum(guessed)
+        out["overall_without_guesses"] = 100.0 * sum(
+            0.0 if g else r["score"] for r, g in zip(rows, guessed)) / len(rows)
     if any((r.get("metadata") or {}).get("rotation") not in (None, 0) for r in rows):
         out["rotation_hit_all"] = rotation_hit_all(rows)
     return out

@@ -47,7 +47,8 @@ def register(app: typer.Typer) -> None:
         no_rotations: bool = typer.Option(False, "--no-rotations", help="TDBench: ask each question once only."),
         progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     ) -> None:
-        """Solve every sample not already in --output and append its prediction row."""
+        """Solve every sample not already in --output and append its prediction row (exit 1 when every sample
+        solved in this run failed, 2 on bad options or data)."""
         from benchmarks.runner import RunnerError, load_samples, run
         from benchmarks.sample import RecordError
         from benchmarks.solvers import SOLVERS, SolverSpec
@@ -70,6 +71,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         typer.echo(f"{stats.done} solved ({stats.errors} errors), {stats.skipped} already done, "
                    f"{stats.per_minute:.1f}/min -> {output}")
+        if stats.all_failed:  # nothing was solved: say so in the exit status, not only in the rows
+            typer.echo(f"error: all {stats.done} samples failed; first: {stats.first_error}", err=True)
+            raise typer.Exit(1)
 
     @bench.command("score")
     def score_command(
@@ -81,29 +85,37 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(..., "--out", help="Report folder (report.md, report.json, PNG plots)."),
         tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task names (with --data)."),
         no_rotations: bool = typer.Option(False, "--no-rotations", help="TDBench data was run without rotations."),
-        judge: str = typer.Option("default", "--judge", help="Free-text judge: default (MiniLM, else token F1) or "
-                                  "token_f1."),
+        judge: str = typer.Option("default", "--judge", help="Free-text judge: default (strict SpatialUAV motion: "
+                                  "token F1 as the official --motion-judge-mode token_f1; otherwise MiniLM, else "
+                                  "token F1) or token_f1."),
+        mode: str = typer.Option("strict", "--mode", help="strict: each benchmark's own evaluation rules, quirks "
+                                 "included (comparable with published numbers); lenient: our reading, for "
+                                 "diagnostics."),
+        seed: int = typer.Option(0, "--seed", help="Seed of AirCopBench's official random letter (strict)."),
     ) -> None:
-        """Score one or more prediction files and write tables and plots."""
+        """Score one or more prediction files and write tables and plots; the report names the mode used."""
         from benchmarks.judge import TokenF1Judge
-        from benchmarks.report import build_report, write_report
-        from benchmarks.runner import load_samples, read_rows
+        from benchmarks.report import build_report, read_prediction_rows, write_report
+        from benchmarks.runner import load_samples
         from benchmarks.sample import RecordError
+        from benchmarks.scoring.modes import check_mode
 
         try:
+            check_mode(mode)
             runs: dict[str, list[dict]] = {}
             for path in predictions:
-                rows = read_rows(path)
+                rows = read_prediction_rows(path, keep_duplicates=mode == "strict" and suite == "spatialuav")
                 runs[_label(rows, path, set(runs))] = rows
             task_list = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
             samples = load_samples(suite, data, task_list, rotations=not no_rotations) if data else None
             if samples is None and task_list:
                 runs = {k: [r for r in v if r.get("task") in task_list] for k, v in runs.items()}
-            report = build_report(runs, suite, samples, TokenF1Judge() if judge == "token_f1" else None)
+            report = build_report(runs, suite, samples, TokenF1Judge() if judge == "token_f1" else None, mode, seed)
             paths = write_report(report, out, command=shlex.join(["uav-agent", *sys.argv[1:]]))
         except (ValueError, RecordError, FileNotFoundError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         for lbl, r in report["runs"].items():
-            typer.echo(f"{lbl}: overall {r['summary']['overall']:.1f} over {r['summary']['count']} samples")
+            typer.echo(f"{lbl}: overall {r['summary']['overall']:.2f} over {r['summary']['count']} samples "
+                       f"({mode} scoring)")
         typer.echo(f"wrote {', '.join(str(p) for p in paths)}")

@@ -13,6 +13,7 @@ hours apart, 0–6), ``quantity_ratio`` (Open3D-VQA quantities, |pred/gt − 1|)
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -21,32 +22,133 @@ from typing import Any
 
 from benchmarks.aggregate import aggregate
 from benchmarks.published import AGENT_TARGETS, NOTES, reference_rows
-from benchmarks.runner import sample_from_row
+from benchmarks.runner import read_rows, sample_from_row
 from benchmarks.sample import Sample
-from benchmarks.scoring import ScoreResult, score_detailed
+from benchmarks.scoring import ScoreResult, reply_text, score_detailed
+from benchmarks.scoring.aircopbench import DEFAULT_SEED, LetterDraw
+from benchmarks.scoring.modes import DEFAULT_MODE, STRICT, Mode, OfficialCrash
+from benchmarks.scoring.spatialuav_metrics import format_summary, row_metrics, summarize
 from benchmarks.scoring.common import extract_floats, extract_ints
 
 ERROR_UNITS = {"heading_deg": "deg", "distance_m": "m", "clock_hours": "h", "quantity_ratio": "x"}
 CLOCK_TASKS = frozenset({"Direction_Recognition", "BEDI_Clock", "Spatial_PosRelDis"})
 
 
+def read_prediction_rows(path: str | Path, keep_duplicates: bool) -> list[dict[str, Any]]:
+    """Rows of a predictions JSONL. ``keep_duplicates``: every row, as ``eval_spatialuav.py`` counts them (blank
+    lines skipped); otherwise the last row per ``question_id`` (``benchmarks.runner.read_rows``). An unterminated
+    last line (a write cut short) is ignored; ``ValueError`` names any other malformed line."""
+    if not keep_duplicates:
+        return read_rows(path)
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"predictions file not found: {path}")
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    rows = []
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            if no == len(lines) and not text.endswith("\n"):
+                break
+            raise ValueError(f"{path}:{no}: not a prediction row ({exc})") from None
+        if not isinstance(row, dict) or "question_id" not in row:
+            raise ValueError(f"{path}:{no}: not a prediction row (no 'question_id')")
+        rows.append(row)
+    return rows
+
+
+def sample_for_row(row: Mapping[str, Any], suite: str) -> Sample:
+    """The sample a prediction row scores against: ours carry ``benchmark`` and ``task``; an official SpatialUAV
+    prediction row (``question_id, gt, prediction, …``) takes the suite and the task ``id.rsplit("_", 1)[0]``."""
+    if "benchmark" in row and "task" in row:
+        return sample_from_row(dict(row))
+    qid = str(row.get("question_id", ""))
+    if not qid:
+        raise ValueError(f"prediction row without 'question_id': {dict(row)!r:.120}")
+    return Sample(id=qid, benchmark=suite, task=qid.rsplit("_", 1)[0], images=list(row.get("image") or []),
+                  question=str(row.get("question", "")), target=row.get("gt"))
+
+
+def _official_spatialuav_pairs(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None,
+                               suite: str) -> list[tuple[Sample, Mapping[str, Any] | None]]:
+    """``eval_spatialuav.py``'s rows: every row counts (duplicates too), its ``gt`` wins and the data fills only
+    a missing one (``ValueError`` naming rows that have neither); samples without a row are not scored."""
+    by_id = {s.id: s for s in samples or []}
+    pairs, missing_gt = [], []
+    for row in rows:
+        sample = sample_for_row(row, suite)
+        if sample.target is None:
+            known = by_id.get(sample.id)
+            if known is None:
+                missing_gt.append(sample.id)
+                continue
+            sample = Sample(sample.id, sample.benchmark, sample.task, sample.images, sample.question, known.target,
+                            sample.options, sample.metadata)
+        pairs.append((sample, row))
+    if missing_gt:
+        raise ValueError(f"missing GT for {len(missing_gt)} prediction rows: {', '.join(missing_gt[:5])}")
+    return pairs
+
+
+def scoring_pairs(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None, mode: Mode,
+                  suite: str | None) -> list[tuple[Sample, Mapping[str, Any] | None]]:
+    """(sample, row or None) in scoring order; see ``score_rows``."""
+    if mode == STRICT and suite == "spatialuav":
+        return _official_spatialuav_pairs(rows, samples, suite)
+    if samples is not None:
+        by_id = {str(r["question_id"]): r for r in rows}
+        return [(s, by_id.get(s.id)) for s in samples]
+    return [(sample_for_row(r, suite or str(r.get("benchmark", ""))), r) for r in rows]
+
+
 def score_rows(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None = None,
-               judge: Any = None) -> list[ScoreResult]:
-    """Score each row with its benchmark's rules. With ``samples`` (from the data), targets come from them and a
-    sample without a row scores 0 (``metadata.missing``); without, from the rows themselves. An errored row scores
-    its (empty) prediction and is flagged ``metadata.error``."""
-    by_id = {str(r["question_id"]): r for r in rows}
-    pairs: list[tuple[Sample, Mapping[str, Any] | None]]
-    pairs = [(s, by_id.get(s.id)) for s in samples] if samples is not None else \
-        [(sample_from_row(r), r) for r in rows]
+               judge: Any = None, mode: Mode = DEFAULT_MODE, suite: str | None = None,
+               seed: int = DEFAULT_SEED) -> list[ScoreResult]:
+    """Score each row with its benchmark's rules in ``mode``.
+
+    Strict SpatialUAV (``suite`` "spatialuav") follows the official script: every row's ``prediction`` is read
+    as written (already think-stripped by the official inference), targets come from the rows (``samples`` fill
+    missing ones) and samples without a row are not scored. Otherwise, with ``samples`` (from the data) targets
+    come from them and a sample without a row scores 0 (``metadata.missing``); without, from the rows themselves.
+    An errored row scores its (empty) prediction and is flagged ``metadata.error``. AirCopBench's random letters
+    (strict) come from one ``LetterDraw`` per file, in row order. A reply the official code crashes on scores 0
+    with ``metadata.official_crash`` (the official script would stop there).
+    """
+    official_file = mode == STRICT and suite == "spatialuav"
+    pairs = scoring_pairs(rows, samples, mode, suite)
+    draw = LetterDraw(seed)
     out = []
     for sample, row in pairs:
-        res = score_detailed(sample, None if row is None else row.get("prediction", ""), judge)
+        prediction = None if row is None else row.get("prediction", "")
+        try:
+            res = score_detailed(sample, prediction, judge, mode, raw=not official_file, draw=draw)
+        except OfficialCrash as exc:
+            res = ScoreResult(sample.id, sample.benchmark, sample.task, 0.0, "official_crash", "official_crash",
+                              False, None, {"official_crash": str(exc)}, True, mode)
         res.metadata.update(missing=row is None, error=bool(row and row.get("error")),
                             abstained=bool(row and row.get("abstained")),
-                            seconds=float(row.get("seconds", 0.0)) if row else 0.0)
+                            seconds=float(row.get("seconds", 0.0) or 0.0) if row else 0.0)
         out.append(res)
     return out
+
+
+def official_metrics(pairs: Sequence[tuple[Sample, Mapping[str, Any] | None]], scored: Sequence[ScoreResult],
+                     raw: bool = True) -> dict[str, Any] | None:
+    """SpatialUAV's secondary figures (``benchmarks.scoring.spatialuav_metrics``) for the SpatialUAV-rule rows;
+    ``pairs`` and ``scored`` in the same order (``scoring_pairs``, ``score_rows``); ``raw`` as in
+    ``score_detailed``."""
+    metrics = []
+    for (sample, row), res in zip(pairs, scored):
+        if res.benchmark not in ("spatialuav", "synth") or not res.counted or row is None:
+            continue
+        text = reply_text(sample, row.get("prediction", ""), res.mode, raw)
+        metrics.append(row_metrics(res.task, str(text or ""), str(sample.target or ""), res.score, res.benchmark,
+                                   judged=res.judge not in (None, "token_f1")))
+    return summarize(metrics) if metrics else None
 
 
 def sample_errors(sample: Sample, prediction: str) -> dict[str, float]:
@@ -74,13 +176,17 @@ def sample_errors(sample: Sample, prediction: str) -> dict[str, float]:
     return {}
 
 
-def _error_table(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None) -> dict[str, list[float]]:
+def _error_table(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None,
+                 suite: str) -> dict[str, list[float]]:
     by_id = {s.id: s for s in samples} if samples is not None else {}
     errs: dict[str, list[float]] = defaultdict(list)
     for r in rows:
-        sample = by_id.get(str(r["question_id"])) or sample_from_row(r)
+        sample = by_id.get(str(r["question_id"])) or sample_for_row(r, suite)
+        if sample.target is None:
+            continue
         for kind, v in sample_errors(sample, str(r.get("prediction") or "")).items():
-            errs[kind].append(float(v))
+            if math.isfinite(v):  # "1e400 degrees" reads as inf: no error to plot
+                errs[kind].append(float(v))
     return dict(errs)
 
 
@@ -90,19 +196,21 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 def build_report(runs: Mapping[str, Sequence[Mapping[str, Any]]], suite: str,
-                 samples: Sequence[Sample] | None = None, judge: Any = None) -> dict[str, Any]:
-    """Report dict over several runs (label → prediction rows) of one suite."""
+                 samples: Sequence[Sample] | None = None, judge: Any = None,
+                 mode: Mode = DEFAULT_MODE, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """Report dict over several runs (label → prediction rows) of one suite, scored in ``mode`` (``seed``: of
+    AirCopBench's official random letters)."""
     if not runs:
         raise ValueError("no prediction files to report on")
-    out: dict[str, Any] = {"suite": suite, "runs": {}, "published": reference_rows(suite),
+    out: dict[str, Any] = {"suite": suite, "mode": mode, "seed": seed, "runs": {}, "published": reference_rows(suite),
                            "note": NOTES.get(suite), "targets": AGENT_TARGETS if suite == "synth" else {}}
     for label, rows in runs.items():
-        scored = score_rows(rows, samples, judge)
+        scored = score_rows(rows, samples, judge, mode, suite, seed)
         agg = aggregate(scored)
         secs: dict[str, list[float]] = defaultdict(list)
         for r in scored:
             secs[r.task].append(r.metadata["seconds"])
-        errors = _error_table(rows, samples)
+        errors = _error_table(rows, samples, suite)
         out["runs"][label] = {
             "model_id": next((str(r.get("model_id")) for r in rows if r.get("model_id")), label),
             "summary": {k: v for k, v in agg.items() if k != "per_benchmark"},
@@ -112,6 +220,9 @@ def build_report(runs: Mapping[str, Sequence[Mapping[str, Any]]], suite: str,
             "seconds_per_sample": {t: statistics.fmean(v) for t, v in sorted(secs.items())},
             "error_stats": {k: _stats(v) for k, v in sorted(errors.items())},
             "error_values": errors,
+            "official_crashes": sum(1 for r in scored if "official_crash" in r.metadata),
+            "official_metrics": official_metrics(scoring_pairs(rows, samples, mode, suite), scored,
+                                                 raw=not (mode == STRICT and suite == "spatialuav")),
         }
     return out
 
@@ -146,7 +257,11 @@ def _keyed_table(report: dict, key: str, title: str, with_published: bool = Fals
 
 def render_markdown(report: dict, command: str | None = None) -> str:
     """The report as Markdown (scores are micro means ×100)."""
-    lines = [f"# Benchmark report: {report['suite']}", ""]
+    mode = report.get("mode", DEFAULT_MODE)
+    lines = [f"# Benchmark report: {report['suite']}", "",
+             f"Scoring mode: **{mode}** ("
+             + ("each benchmark's own evaluation rules, quirks included" if mode == STRICT
+                else "our lenient reading, for diagnostics; not comparable with published numbers") + ").", ""]
     if command:
         lines += ["Produced by:", "```bash", command, "```", ""]
     lines += ["## Overall", ""]
@@ -160,11 +275,32 @@ def render_markdown(report: dict, command: str | None = None) -> str:
     lines += ["", "## Per task", "", *_keyed_table(report, "per_task", "task", with_published=True)]
     lines += ["", "## Per answer format", "", *_keyed_table(report, "per_answer_format", "answer format")]
     lines += ["", "## Per group", "", *_keyed_table(report, "per_group", "group")]
+    for lbl, r in report["runs"].items():
+        summ = r["summary"]
+        notes = []
+        if summ.get("not_scored"):
+            notes.append(f"{summ['not_scored']} replies left out of the denominator as the official pipeline does")
+        if summ.get("guessed"):
+            notes.append(f"{summ['guessed']} unparseable replies given the official random letter; counted wrong "
+                         f"instead the overall is {summ['overall_without_guesses']:.1f}")
+        if r.get("official_crashes"):
+            notes.append(f"{r['official_crashes']} replies the official code crashes on (scored 0 here)")
+        if notes:
+            lines += ["", f"{lbl}: " + "; ".join(notes) + "."]
+        if r.get("official_metrics"):
+            lines += ["", f"## Official secondary metrics ({lbl})", "", *format_summary(r["official_metrics"])]
     rot = {lbl: r["summary"].get("rotation_hit_all") for lbl, r in report["runs"].items()}
     if any(rot.values()):
         lines += ["", "## TDBench rotation score (hit_all)", ""]
-        lines += _md_table(["run", "score", "questions", "incomplete"],
-                           [[lbl, v["score"], v["questions"], v["incomplete"]] for lbl, v in rot.items() if v])
+        lines += _md_table(["run", "score", "questions", "incomplete", "mean"],
+                           [[lbl, v["score"], v["questions"], v["incomplete"], v.get("mean")]
+                            for lbl, v in rot.items() if v])
+        for lbl, v in rot.items():
+            if v and v.get("table"):
+                cols = ["total_questions", "hit_all", "miss_all", "rot0", "rot90", "rot180", "rot270"]
+                lines += ["", f"Per category ({lbl}, VLMEvalKit's table; shares in [0, 1]):", ""]
+                lines += _md_table(["category", *cols], [[cat, *(f"{e[c]:.3f}" if isinstance(e[c], float) else e[c]
+                                                                  for c in cols)] for cat, e in v["table"].items()])
     kinds = sorted({k for r in report["runs"].values() for k in r["error_stats"]})
     if kinds:
         lines += ["", "## Errors (where prediction and target are both numeric)", ""]

@@ -23,7 +23,7 @@ from benchmarks.scoring.common import ScoreParseError, strip_think
 from benchmarks.scoring.modes import DEFAULT_MODE, LENIENT, STRICT, Mode, NotScored, OfficialCrash, check_mode
 
 __all__ = ["DEFAULT_MODE", "LENIENT", "STRICT", "Mode", "NotScored", "OfficialCrash", "ScoreParseError",
-           "ScoreResult", "score", "score_detailed", "strip_think"]
+           "ScoreResult", "reply_text", "score", "score_detailed", "strip_think"]
 
 SPATIALUAV_RULES = ("spatialuav", "synth")  # benchmarks scored by SpatialUAV rules
 _LENIENT_THINK_STRIPPED = {"spatialuav", "synth", "aircopbench", "tdbench"}  # lenient: think blocks removed
@@ -142,7 +142,7 @@ _DISPATCH = {
 _KEPT_METADATA = ("question_index", "rotation", "question_type")
 
 
-def _reply_text(sample: Sample, prediction: Any, mode: Mode, raw: bool) -> Any:
+def reply_text(sample: Sample, prediction: Any, mode: Mode, raw: bool) -> Any:
     """The text each benchmark's scorer reads: strict SpatialUAV applies the inference script's think stripping to
     a raw reply (a ``prediction`` field of a prediction file is read as it is); lenient strips think blocks."""
     if sample.benchmark == "bedi" and isinstance(prediction, (list, dict)):
@@ -171,7 +171,7 @@ def score_detailed(sample: Sample, prediction: Any, judge: Judge | None = None, 
         scorer = _DISPATCH[sample.benchmark]
     except KeyError:
         raise ValueError(f"sample {sample.id!r}: unknown benchmark {sample.benchmark!r}; known: {', '.join(_DISPATCH)}")
-    text = _reply_text(sample, prediction, mode, raw)
+    text = reply_text(sample, prediction, mode, raw)
     call = _JudgeCall(judge, mode, draw)
     counted = True
     try:

@@ -174,18 +174,25 @@ def bbox_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def bbox_composite(pred: tuple[float, ...], gt: tuple[float, ...]) -> float:
-    """c = 0.5·IoU + 0.25·c_ctr + 0.25·c_size (official ``bbox_geometry_metrics``).
+def bbox_parts(pred: tuple[float, ...], gt: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """(IoU, c_ctr, c_size, c) of the official ``bbox_geometry_metrics``: c = 0.5·IoU + 0.25·c_ctr + 0.25·c_size.
 
     c_ctr = max(0, 1 − ‖Δcentre‖ / GT diagonal); c_size = mean(min/max of widths, min/max of heights);
     widths and heights are floored at 1e-6 px as in the official code.
     """
+    iou = bbox_iou(pred, gt)
     pw, ph = max(pred[2] - pred[0], 1e-6), max(pred[3] - pred[1], 1e-6)
     gw, gh = max(gt[2] - gt[0], 1e-6), max(gt[3] - gt[1], 1e-6)
-    centre_dist = math.hypot((pred[0] + pred[2] - gt[0] - gt[2]) / 2.0, (pred[1] + pred[3] - gt[1] - gt[3]) / 2.0)
+    centre_dist = math.hypot((pred[0] + pred[2]) / 2.0 - (gt[0] + gt[2]) / 2.0,
+                             (pred[1] + pred[3]) / 2.0 - (gt[1] + gt[3]) / 2.0)
     c_ctr = max(0.0, 1.0 - centre_dist / max(math.hypot(gw, gh), 1e-6))
     c_size = (min(pw, gw) / max(pw, gw) + min(ph, gh) / max(ph, gh)) / 2.0
-    return 0.5 * bbox_iou(pred, gt) + 0.25 * c_ctr + 0.25 * c_size
+    return iou, c_ctr, c_size, 0.5 * iou + 0.25 * c_ctr + 0.25 * c_size
+
+
+def bbox_composite(pred: tuple[float, ...], gt: tuple[float, ...]) -> float:
+    """The composite c of ``bbox_parts``."""
+    return bbox_parts(pred, gt)[3]
 
 
 def score_object_matching(prediction: str, gt: str) -> float:
