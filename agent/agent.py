@@ -95,8 +95,10 @@ class Agent:
 
         self.config = config or Config.from_env()
         self.mcp_url = mcp_url
-        self.llm = llm if llm is not None else make_chat_model(self.config.llm_base_url, self.config.llm_model,
-                                                                 self.config.llm_api_key_env)
+        self.llm = llm if llm is not None else make_chat_model(
+            self.config.llm_base_url, self.config.llm_model, self.config.llm_api_key_env,
+            timeout_s=self.config.llm_timeout_s, max_tokens=self.config.llm_max_tokens,
+            max_retries=self.config.llm_max_retries)
         self.use_embeddings = use_embeddings
         self.graph = build_graph(checkpointer)
 
@@ -104,9 +106,21 @@ class Agent:
             annotate: bool = False) -> Answer:
         """Answer ``question`` about ``images`` (file paths, in the order the question refers to them).
 
-        ``task``: a task type or benchmark alias to skip routing. Raises :class:`AgentInputError` on bad input.
+        ``task``: a task type or benchmark alias to skip routing. Raises :class:`AgentInputError` on bad input and
+        :class:`planners.llm_client.LLMError` when the language model fails where no abstention can say so.
         """
-        return asyncio.run(self.aask(images, question, task=task, annotate=annotate))
+        return asyncio.run(self._ask_in_new_loop(images, question, task, annotate))
+
+    async def _ask_in_new_loop(self, images: Sequence[str | Path], question: str, task: str | None,
+                               annotate: bool) -> Answer:
+        """:meth:`aask`, then close this loop's LLM connections: ``asyncio.run`` closes the loop, and keep-alive
+        connections left open would be dropped unclosed."""
+        from planners.llm_client import release_connections
+
+        try:
+            return await self.aask(images, question, task=task, annotate=annotate)
+        finally:
+            await release_connections()
 
     @asynccontextmanager
     async def session(self, images: Sequence[str] = ()) -> AsyncIterator[Any]:

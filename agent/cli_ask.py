@@ -29,15 +29,20 @@ def ask(
     llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint"),
     llm_model: str | None = typer.Option(None, "--llm-model", help="model name at that endpoint"),
     llm_api_key_env: str = typer.Option("OPENAI_API_KEY", "--llm-api-key-env", help="env variable with the key"),
+    llm_max_tokens: int | None = typer.Option(None, "--llm-max-tokens", min=1, help="LLM reply limit (default 512)"),
+    llm_timeout: float | None = typer.Option(None, "--llm-timeout", min=0.1, help="seconds per LLM request (120)"),
 ) -> None:
     """Answer a spatial QUESTION about one or more drone IMAGEs."""
     from agent.agent import Agent, AgentInputError
     from agent.config import Config
+    from planners.llm_client import LLMError
 
     if len(args) < 2:
         _fail("give at least one image and a question: uav-agent ask IMAGE [IMAGE ...] \"QUESTION\"")
     *images, question = args
-    overrides: dict = {"llm_api_key_env": llm_api_key_env}
+    overrides: dict = {"llm_api_key_env": llm_api_key_env, "llm_max_tokens": llm_max_tokens,
+                       "llm_timeout_s": llm_timeout}
+    overrides = {k: v for k, v in overrides.items() if v is not None}
     if llm_base_url:
         overrides["llm_base_url"] = llm_base_url
     if llm_model:
@@ -45,7 +50,7 @@ def ask(
     try:
         agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url)
         answer = agent.ask(images, question, task=task, annotate=annotate is not None)
-    except (AgentInputError, ValueError) as exc:
+    except (AgentInputError, LLMError, ValueError) as exc:
         _fail(str(exc))
     if annotate is not None:
         _save_annotation(annotate, answer.annotations)

@@ -59,6 +59,9 @@ class Config:
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key_env: str = "OPENAI_API_KEY"
+    llm_max_tokens: int = 512  # reply length limit: a model that does not stop is cut here (finish_reason length)
+    llm_timeout_s: float = 120.0  # seconds per LLM request
+    llm_max_retries: int = 2  # retries after a failed request (backoff 0.5 s, 1 s, ...: connection errors, 408/429/5xx)
     # MCP server limits
     allowed_roots: list[str] = field(default_factory=lambda: [os.getcwd()])
     max_image_pixels: int = 60_000_000

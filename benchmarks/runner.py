@@ -39,13 +39,20 @@ class RunnerError(RuntimeError):
 
 @dataclass
 class RunStats:
-    """What one ``run`` did. ``wall_s``: from the start of solving to the last row written (seconds)."""
+    """What one ``run`` did. ``wall_s``: from the start of solving to the last row written (seconds);
+    ``first_error``: the error of the first failed row (``None`` when none failed)."""
 
     total: int
     skipped: int
     done: int
     errors: int
     wall_s: float
+    first_error: str | None = None
+
+    @property
+    def all_failed(self) -> bool:
+        """Every sample solved in this run failed (a broken endpoint or solver, not a hard benchmark)."""
+        return self.done > 0 and self.errors == self.done
 
     @property
     def per_minute(self) -> float:
@@ -252,7 +259,7 @@ def run(samples: Sequence[Sample], spec: SolverSpec, output: str | Path, *, work
         engine = "inline"
     from tqdm import tqdm
 
-    errors, t0 = 0, time.perf_counter()
+    errors, first_error, t0 = 0, None, time.perf_counter()
     t_last = t0  # wall time ends at the last row: a pool may wait on exit for tool threads that timed out
     bar = tqdm(total=len(todo), unit="sample", desc=f"{spec.name}", disable=not progress, smoothing=0.1)
     with out.open("a", encoding="utf-8") as fh, bar:
@@ -262,7 +269,8 @@ def run(samples: Sequence[Sample], spec: SolverSpec, output: str | Path, *, work
             fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
             fh.flush()
             errors += bool(row.get("error"))
+            first_error = first_error or row.get("error")
             t_last = time.perf_counter()
             bar.update(1)
             bar.set_postfix(errors=errors, refresh=False)
-    return RunStats(len(samples), len(samples) - len(todo), len(todo), errors, t_last - t0)
+    return RunStats(len(samples), len(samples) - len(todo), len(todo), errors, t_last - t0, first_error)

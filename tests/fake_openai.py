@@ -1,65 +1,200 @@
-"""A local OpenAI-compatible chat server for tests (127.0.0.1 only): scripted replies, recorded requests.
+"""A local OpenAI-compatible chat server for tests and the LLM-path benchmark (127.0.0.1 only).
 
-Each ``POST /v1/chat/completions`` pops the next ``script`` entry, else uses ``default``. An entry is a message
-dict (``{"content": ...}`` or ``{"content": None, "tool_calls": [...]}``), a plain string (the content), or a
-``(status, message-or-string)`` pair; a non-200 status answers ``{"error": ...}``.
+It behaves like the real servers the agent meets (llama.cpp, vLLM, Ollama behind uvicorn) where that matters to a
+client: HTTP/1.1 with keep-alive (one connection serves many requests; ``connections`` counts them), replies with
+``Content-Length`` or, for ``"stream": true``, server-sent events in chunked transfer encoding; tool calls;
+``max_tokens`` honoured (a longer reply is cut and ends with ``finish_reason: "length"``); errors in OpenAI's
+``{"error": {"message", "type", "code"}}`` shape; slow replies (``delay_s``).
+
+Modes of a text-only server: ``images=False`` answers HTTP 400 to any image part with a message that never mentions
+images (as llama.cpp does for a model without a vision projector); ``tools=False`` answers HTTP 400 to a request
+offering tools (as vLLM does without ``--enable-auto-tool-choice``); ``list_content="drop"`` silently ignores
+messages whose content is a list of parts (as some chat templates do), which shows only in ``usage.prompt_tokens``.
+
+Replies: each ``POST /v1/chat/completions`` pops the next ``script`` entry, else uses ``default`` (which may be a
+callable taking the request body). An entry is a message dict (``{"content": ...}`` or ``{"content": None,
+"tool_calls": [...]}``; optional keys ``finish_reason`` and ``delay_s``), a plain string (the content), or a
+``(status, message-or-string)`` pair; a non-200 status answers an error. One-token requests (``max_tokens: 1``,
+health checks and capability probes) are answered ``OK`` without taking a scripted reply, but still meet the
+text-only checks. ``requests`` records every request.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+TOKEN = re.compile(r"\S+\s*")  # a "token" of this fake: one word with its trailing space
+IMAGE_REFUSAL = "Failed to apply the chat template: messages[0].content is not a string"
+TOOLS_REFUSAL = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+
 
 class FakeChatServer:
-    def __init__(self, script: list[Any] | None = None, default: Any = "script exhausted") -> None:
+    """Start with :meth:`start`, stop with :meth:`close`; ``url`` is the ``/v1`` base URL."""
+
+    def __init__(self, script: list[Any] | None = None, default: Any = "script exhausted", *, images: bool = True,
+                 tools: bool = True, list_content: str = "keep", delay_s: float = 0.0) -> None:
+        if list_content not in ("keep", "drop"):
+            raise ValueError(f"list_content must be 'keep' or 'drop', got {list_content!r}")
         self.requests: list[dict] = []
         self.script: list[Any] = list(script or [])
         self.default: Any = default
-        self.delay_s = 0.0
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server API)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-                time.sleep(outer.delay_s)
-                status, msg = outer._next()
-                data = json.dumps(_payload(status, msg, body.get("model", ""))).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.images, self.tools, self.list_content = images, tools, list_content
+        self.delay_s = delay_s
+        self.connections = 0  # TCP connections accepted (keep-alive shows as fewer connections than requests)
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def _next(self) -> tuple[int, Any]:
-        entry = self.script.pop(0) if self.script else self.default
-        status, msg = entry if isinstance(entry, tuple) else (200, entry)
-        return status, ({"content": msg} if isinstance(msg, str) else msg)
 
     def start(self) -> "FakeChatServer":
         self.thread.start()
         return self
 
     def close(self) -> None:
+        """Stop serving and drop every open connection (clients see the peer close them)."""
         self.server.shutdown()
         self.server.server_close()
+        with self._lock:
+            for s in self._sockets:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    # --- replies ------------------------------------------------------------------------------------------------
+    def reply(self, body: dict) -> tuple[int, dict]:
+        """(HTTP status, message or error text) for one request, after the text-only checks."""
+        if not self.images and _has_image(body):
+            return 400, {"content": IMAGE_REFUSAL}
+        if not self.tools and body.get("tools"):
+            return 400, {"content": TOOLS_REFUSAL}
+        if _max_tokens(body) == 1:  # a health check or capability probe: one token carries no answer
+            return 200, {"content": "OK"}
+        with self._lock:
+            entry = self.script.pop(0) if self.script else self.default
+        if callable(entry):
+            entry = entry(body)
+        status, msg = entry if isinstance(entry, tuple) else (200, entry)
+        return status, ({"content": msg} if isinstance(msg, str) else dict(msg))
+
+    def prompt_tokens(self, body: dict) -> int:
+        """Tokens of the text this server reads: list-content messages count as nothing when they are dropped."""
+        n = 0
+        for m in body.get("messages", []):
+            content = m.get("content")
+            if isinstance(content, str):
+                n += len(TOKEN.findall(content))
+            elif isinstance(content, list) and self.list_content == "keep":
+                n += sum(len(TOKEN.findall(p.get("text", ""))) if p.get("type") == "text" else 64 for p in content)
+        return n
 
 
-def _payload(status: int, msg: dict, model: str) -> dict:
-    if status != 200:
-        return {"error": str(msg.get("content", msg))}
-    finish = "tool_calls" if msg.get("tool_calls") else "stop"
+def _has_image(body: dict) -> bool:
+    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+               for m in body.get("messages", []))
+
+
+def _handler(outer: FakeChatServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive: the connection stays open between requests
+        timeout = 60  # idle keep-alive connections are closed after a minute
+
+        def setup(self) -> None:
+            super().setup()
+            with outer._lock:
+                outer.connections += 1
+                outer._sockets.append(self.connection)
+
+        def do_POST(self) -> None:  # noqa: N802 (http.server API)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+            status, msg = outer.reply(body)
+            time.sleep(float(msg.pop("delay_s", outer.delay_s)))
+            if status != 200:
+                return self._json(status, _error(status, msg))
+            message, finish = _limited(msg, _max_tokens(body))
+            usage = {"prompt_tokens": outer.prompt_tokens(body),
+                     "completion_tokens": len(TOKEN.findall(message.get("content") or ""))}
+            usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+            if body.get("stream"):
+                return self._stream(_chunks(message, finish, body.get("model", ""), usage, body))
+            self._json(200, _completion(message, finish, body.get("model", ""), usage))
+
+        def _json(self, status: int, payload: dict) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _stream(self, events: list[dict]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for data in [json.dumps(e) for e in events] + ["[DONE]"]:
+                chunk = f"data: {data}\n\n".encode()
+                self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+def _max_tokens(body: dict) -> int | None:
+    value = body.get("max_completion_tokens", body.get("max_tokens"))
+    return int(value) if value is not None else None
+
+
+def _limited(msg: dict, max_tokens: int | None) -> tuple[dict, str]:
+    """The message cut to ``max_tokens`` and its finish reason (an explicit ``finish_reason`` entry wins)."""
+    finish = msg.pop("finish_reason", None) or ("tool_calls" if msg.get("tool_calls") else "stop")
+    content = msg.get("content")
+    if content and max_tokens is not None:
+        tokens = TOKEN.findall(content)
+        if len(tokens) > max_tokens:
+            msg["content"], finish = "".join(tokens[:max_tokens]), "length"
+    return msg, finish
+
+
+def _error(status: int, msg: dict) -> dict:
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return {"error": {"message": str(msg.get("content", msg)), "type": kind, "code": status}}
+
+
+def _completion(message: dict, finish: str, model: str, usage: dict) -> dict:
     return {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", **msg}, "finish_reason": finish}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
+            "usage": usage}
+
+
+def _chunks(message: dict, finish: str, model: str, usage: dict, body: dict) -> list[dict]:
+    """Server-sent event payloads of one streamed reply: role, content word by word, tool calls, finish, usage."""
+    def chunk(delta: dict, finish_reason: str | None = None) -> dict:
+        return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": piece}) for piece in TOKEN.findall(message.get("content") or "")]
+    for i, call in enumerate(message.get("tool_calls") or []):
+        events.append(chunk({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                             "function": {"name": call["function"]["name"], "arguments": ""}}]}))
+        events.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": call["function"]["arguments"]}}]}))
+    events.append(chunk({}, finish))
+    if (body.get("stream_options") or {}).get("include_usage"):
+        events.append({"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
+                       "choices": [], "usage": usage})
+    return events
+
+

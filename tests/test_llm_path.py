@@ -35,6 +35,16 @@ def llm_server():
         s.close()
 
 
+def asked(server: FakeChatServer) -> list[dict]:
+    """The server's requests other than the one-token capability probes."""
+    return [r for r in server.requests if r["body"].get("max_tokens") != 1]
+
+
+def tools_called(answer) -> list[dict]:
+    """The MCP tool calls of an answer's trace (without the language model's own entries)."""
+    return [c for c in answer.trace if not c["tool"].startswith("llm")]
+
+
 def llm_agent(server: FakeChatServer, monkeypatch) -> Agent:
     monkeypatch.setenv("TEST_LLM_KEY", "sk-test")
     cfg = Config(llm_base_url=server.url, llm_model="scripted", llm_api_key_env="TEST_LLM_KEY")
@@ -47,8 +57,10 @@ def test_unplaced_question_lets_the_llm_call_mcp_tools(llm_server, images, monke
     a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], "Wibble the frobnicator?")
     assert not a.abstained and a.text == "The box is at 3 o'clock from the image centre."
     assert a.understanding["method"] == "llm" and a.format == "FREE_TEXT"
-    assert [c["tool"] for c in a.trace] == ["clock_direction"] and a.trace[0]["args"]["target"] == REGIONS[3]
-    first, second = server.requests
+    calls = tools_called(a)
+    assert [c["tool"] for c in calls] == ["clock_direction"] and calls[0]["args"]["target"] == REGIONS[3]
+    assert [c["tool"] for c in a.trace] == ["llm_capabilities", "llm", "clock_direction", "llm"]
+    first, second = asked(server)
     assert first["auth"] == "Bearer sk-test"
     offered = {t["function"]["name"] for t in first["body"]["tools"]}
     assert {"read_regions", "clock_direction", "relative_pose"} <= offered
@@ -59,7 +71,7 @@ def test_unplaced_question_lets_the_llm_call_mcp_tools(llm_server, images, monke
 def test_image_aliases_are_resolved_for_tool_calls(llm_server, images, monkeypatch):
     server = llm_server([tool_call("read_regions", {"image": "image_1"}), {"content": "Three regions."}])
     a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], "Wibble the frobnicator?")
-    assert a.trace[0]["args"]["image"] == images[0] and a.text == "Three regions."
+    assert tools_called(a)[0]["args"]["image"] == images[0] and a.text == "Three regions."
 
 
 def test_region_contents_are_judged_on_crops(llm_server, images, monkeypatch):
@@ -67,8 +79,8 @@ def test_region_contents_are_judged_on_crops(llm_server, images, monkeypatch):
     q = "Which regions in the image contain a parking lot? Answer with only the region labels."
     a = ask(llm_agent(server, monkeypatch), make_server(DECIDED, DECIDED), images[:1], q)
     assert a.text == "Region 3, 7" and a.format == "REGION_SET" and 0 < a.confidence < 1
-    assert len(server.requests) == 3  # one crop per region (3, 5, 7)
-    content = server.requests[0]["body"]["messages"][0]["content"]
+    assert len(asked(server)) == 3  # one crop per region (3, 5, 7)
+    content = asked(server)[0]["body"]["messages"][0]["content"]
     assert "parking lot" in content[0]["text"] and content[1]["image_url"]["url"].startswith("data:image/jpeg")
 
 

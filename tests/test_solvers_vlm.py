@@ -69,7 +69,7 @@ def test_tdbench_prompt_is_vlmevalkit_multiple_choice(endpoint, images, tmp_path
     VLMSolver(endpoint.url, "m", cache_dir=None).solve(s)
     text = endpoint.requests[0]["body"]["messages"][0]["content"][-1]["text"]
     assert text == ("Question: Where is the car?\nOptions:\nA. top-right\nB. bottom-left\n"
-                    "Please select the correct answer from the options above.")
+                    "Please select the correct answer from the options above. \n")
 
 
 def test_transient_failures_are_retried_and_hard_failures_are_not(endpoint, images):
@@ -86,7 +86,7 @@ def test_transient_failures_are_retried_and_hard_failures_are_not(endpoint, imag
         solver.solve(_aircop(images, "q3"))
 
 
-def test_cache_is_keyed_by_model_prompt_and_image_bytes(endpoint, images, tmp_path):
+def test_cache_is_keyed_by_endpoint_model_prompt_and_image_bytes(endpoint, images, tmp_path):
     cache = tmp_path / "cache"
     first = VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
     again = VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
@@ -96,6 +96,24 @@ def test_cache_is_keyed_by_model_prompt_and_image_bytes(endpoint, images, tmp_pa
     Image.new("RGB", (32, 24), (0, 0, 255)).save(images[1])  # same path, new pixels
     VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
     assert len(endpoint.requests) == 3
+    other = FakeChatServer(default="A").start()  # another server under the same model name
+    try:
+        sol = VLMSolver(other.url, "m1", cache_dir=cache).solve(_aircop(images))
+        assert sol.raw == "A" and not sol.extra["cached"] and len(other.requests) == 1
+    finally:
+        other.close()
+
+
+def test_junk_and_cut_off_replies_are_returned_but_not_cached(endpoint, images, tmp_path):
+    cache = tmp_path / "cache"
+    endpoint.script = ["| " * 300, "B " * 50]
+    junk = VLMSolver(endpoint.url, "m", cache_dir=cache).solve(_aircop(images))
+    assert junk.raw.startswith("| |") and "not text" in junk.extra["junk"]
+    cut = VLMSolver(endpoint.url, "m", cache_dir=cache, max_tokens=20).solve(_aircop(images))
+    assert cut.extra["finish_reason"] == "length" and "cut off" in cut.extra["junk"]
+    good = VLMSolver(endpoint.url, "m", cache_dir=cache).solve(_aircop(images))  # the default reply: asked again
+    assert not good.extra["cached"] and "junk" not in good.extra and len(endpoint.requests) == 3
+    assert VLMSolver(endpoint.url, "m", cache_dir=cache).solve(_aircop(images)).extra["cached"]
 
 
 def test_runner_rows_strip_think_and_keep_the_raw_reply(endpoint, images, tmp_path):

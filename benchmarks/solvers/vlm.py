@@ -5,8 +5,10 @@ parts holding ``data:<mime>;base64,…`` of the original file bytes, in the benc
 text; ``temperature`` 0. The reply's ``<think>…</think>`` block is stripped for the prediction (the runner keeps
 the raw reply). Transient failures (connection errors, timeouts, HTTP 408/409/429/5xx) are retried with
 exponential backoff; other HTTP errors raise :class:`VLMError` at once. Replies are cached on disk under
-``cache_dir`` keyed by sha256 of (endpoint model, generation parameters, prompt, sha256 of every image), so that a
-rerun or a resumed run costs nothing.
+``cache_dir`` keyed by sha256 of (endpoint URL, model, generation parameters, prompt, sha256 of every image), so
+that a rerun or a resumed run costs nothing and a different server under the same model name is asked afresh.
+A reply that is not an answer (cut off at ``max_tokens``, empty, junk: :func:`planners.llm_checks.reply_problem`)
+is returned as the prediction (the model's failure scores 0) with the reason in ``extra["junk"]``, and never cached.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from benchmarks.sample import Sample
 from benchmarks.solvers import Solution, prompt
+from planners.llm_checks import reply_problem, strip_think
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 DEFAULT_CACHE_DIR = Path(".cache") / "vlm"
@@ -40,9 +43,10 @@ def file_sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
-def cache_key(model: str, text: str, image_hashes: list[str], params: dict[str, Any]) -> str:
-    """sha256 over model, generation parameters, prompt and image hashes (order matters)."""
-    blob = json.dumps({"model": model, "params": params, "prompt": text, "images": image_hashes}, sort_keys=True)
+def cache_key(endpoint: str, model: str, text: str, image_hashes: list[str], params: dict[str, Any]) -> str:
+    """sha256 over endpoint URL, model, generation parameters, prompt and image hashes (order matters)."""
+    blob = json.dumps({"endpoint": endpoint, "model": model, "params": params, "prompt": text,
+                       "images": image_hashes}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -57,13 +61,19 @@ def image_part(path: str | Path) -> dict[str, Any]:
 
 def reply_text(body: Any) -> str:
     """The text of ``choices[0].message.content`` (string or list of text parts); :class:`VLMError` otherwise."""
+    return reply_of(body)[0]
+
+
+def reply_of(body: Any) -> tuple[str, str | None]:
+    """(the text of ``choices[0].message.content``, ``choices[0].finish_reason``); :class:`VLMError` when malformed."""
     try:
-        content = body["choices"][0]["message"]["content"]
+        choice = body["choices"][0]
+        content = choice["message"]["content"]
     except (KeyError, IndexError, TypeError):
         raise VLMError(f"malformed chat completion reply: {str(body)[:200]}") from None
     if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return "" if content is None else str(content)
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ("" if content is None else str(content)), choice.get("finish_reason")
 
 
 class VLMSolver:
@@ -94,7 +104,7 @@ class VLMSolver:
         """Send the sample's prompt and images; cached replies are returned without a request."""
         text = prompt(sample)
         t0 = time.perf_counter()
-        key = cache_key(self.model, text, [file_sha256(p) for p in sample.images], self.params)
+        key = cache_key(self.url, self.model, text, [file_sha256(p) for p in sample.images], self.params)
         cached = self._cache_get(key)
         if cached is not None:
             return Solution(raw=cached, timings={"total_s": round(time.perf_counter() - t0, 4)},
@@ -102,13 +112,17 @@ class VLMSolver:
         payload = {"model": self.model, **self.params,
                    "messages": [{"role": "user", "content": [*map(image_part, sample.images),
                                                              {"type": "text", "text": text}]}]}
-        raw, attempts = self._post(payload)
-        self._cache_put(key, raw)
-        return Solution(raw=raw, timings={"total_s": round(time.perf_counter() - t0, 4)},
-                        extra={"cached": False, "attempts": attempts})
+        (raw, finish), attempts = self._post(payload)
+        extra: dict[str, Any] = {"cached": False, "attempts": attempts, "finish_reason": finish}
+        junk = reply_problem(strip_think(raw), finish)
+        if junk:
+            extra["junk"] = junk
+        else:
+            self._cache_put(key, raw)
+        return Solution(raw=raw, timings={"total_s": round(time.perf_counter() - t0, 4)}, extra=extra)
 
-    def _post(self, payload: dict) -> tuple[str, int]:
-        """(reply text, attempts used); retries transient failures with exponential backoff."""
+    def _post(self, payload: dict) -> tuple[tuple[str, str | None], int]:
+        """((reply text, finish reason), attempts used); retries transient failures with exponential backoff."""
         import httpx
 
         last = ""
@@ -129,7 +143,7 @@ class VLMSolver:
                 body = resp.json()
             except ValueError:
                 raise VLMError(f"{self.url} answered non-JSON: {resp.text[:200]}") from None
-            return reply_text(body), attempt + 1
+            return reply_of(body), attempt + 1
         raise VLMError(f"{self.url}: gave up after {self.max_retries + 1} attempts (last: {last})")
 
     def _cache_path(self, key: str) -> Path | None:
@@ -150,5 +164,5 @@ class VLMSolver:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"model": self.model, "reply": reply}), encoding="utf-8")
+        tmp.write_text(json.dumps({"endpoint": self.url, "model": self.model, "reply": reply}), encoding="utf-8")
         os.replace(tmp, path)  # atomic: concurrent workers never see half a file

@@ -1,0 +1,127 @@
+"""What an OpenAI-compatible endpoint can do, learned once per endpoint with three one-token requests.
+
+Many local servers run text-only models or chat templates without tool support, and they say so badly: an image
+part gets HTTP 400 with a message about the chat template, a template that does not know content lists drops such
+a message silently (the model then answers a question it never saw). So on first use the planner asks:
+
+1. a plain text message (the endpoint works; its prompt token count is the reference);
+2. the same text as content parts with a tiny image: refused (HTTP error) or far fewer prompt tokens than (1)
+   (the parts were dropped) means the model cannot see;
+3. the text with one tool offered: refused means no tools.
+
+Connection failures and timeouts are not verdicts: they raise :class:`planners.llm_client.LLMError` and nothing
+is cached. Verdicts are cached per (base URL, model) for the life of the process.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from planners.llm_client import LLMError, complete, endpoint_of
+
+PROBE_TEXT = ("This is a connection check from a drone image assistant before it asks real questions. "
+              "Please reply with the single word OK and nothing else.")
+PROBE_TOOL = {"type": "function", "function": {"name": "check", "description": "Connection check; do not call.",
+                                               "parameters": {"type": "object", "properties": {}}}}
+DROPPED_SHARE = 0.5  # with an image, fewer prompt tokens than this share of the text alone: the parts were dropped
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """Whether an endpoint takes images and tools; ``*_note`` says why not (the server's words)."""
+
+    endpoint: str
+    model: str
+    images: bool
+    tools: bool
+    images_note: str = ""
+    tools_note: str = ""
+
+    def summary(self) -> str:
+        def say(ok: bool, note: str) -> str:
+            return "yes" if ok else f"no ({note})" if note else "no"
+
+        return f"images: {say(self.images, self.images_note)}; tools: {say(self.tools, self.tools_note)}"
+
+
+_CACHE: dict[tuple[str, str], Capabilities] = {}
+
+
+def forget(llm: Any | None = None) -> None:
+    """Drop the cached verdicts of ``llm``'s endpoint (all endpoints when ``None``): the next use probes again."""
+    if llm is None:
+        _CACHE.clear()
+    else:
+        _CACHE.pop(endpoint_of(llm), None)
+
+
+async def capabilities(llm: Any) -> tuple[Capabilities, bool]:
+    """(the endpoint's capabilities, whether they came from the cache); :class:`LLMError` when it cannot be reached."""
+    key = endpoint_of(llm)
+    if key in _CACHE:
+        return _CACHE[key], True
+    caps = await probe(llm)
+    _CACHE[key] = caps
+    return caps, False
+
+
+async def probe(llm: Any) -> Capabilities:
+    """Ask the endpoint the three probe requests (see the module docstring)."""
+    from langchain_core.messages import HumanMessage
+
+    base, name = endpoint_of(llm)
+    text_only = await complete(llm, [HumanMessage(content=PROBE_TEXT)], max_tokens=1)
+    parts = [{"type": "text", "text": PROBE_TEXT}, {"type": "image_url", "image_url": {"url": _probe_image()}}]
+    images, images_note = await _accepted(llm, [HumanMessage(content=parts)], None)
+    if images and text_only.prompt_tokens and images.prompt_tokens is not None \
+            and images.prompt_tokens < DROPPED_SHARE * text_only.prompt_tokens:
+        images, images_note = None, (f"the server drops messages made of parts: {images.prompt_tokens} prompt "
+                                     f"tokens with an image, {text_only.prompt_tokens} for the text alone")
+    tools, tools_note = await _accepted(llm, [HumanMessage(content=PROBE_TEXT)], [PROBE_TOOL])
+    return Capabilities(base, name, images is not None, tools is not None, images_note, tools_note)
+
+
+async def _accepted(llm: Any, messages: list[Any], tools: list[dict] | None) -> tuple[Any, str]:
+    """(the reply, "") when the endpoint accepts the request, (None, the refusal) when it refuses it."""
+    import openai
+
+    try:
+        return await complete(llm, messages, tools=tools, max_tokens=1), ""
+    except LLMError as exc:
+        if isinstance(exc.__cause__, openai.APIConnectionError):  # down or timed out: no verdict
+            raise
+        return None, str(exc).split(f" at {endpoint_of(llm)[0]} ", 1)[-1]
+
+
+def _probe_image() -> str:
+    """A data URL of an 8x8 grey PNG."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), (128, 128, 128)).save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def trace_entry(caps: Capabilities, cached: bool, seconds: float) -> dict:
+    """The capabilities as an entry of the agent's trace (shown by ``--explain`` and kept in benchmark rows)."""
+    return {"tool": "llm_capabilities", "args": {"endpoint": caps.endpoint, "model": caps.model},
+            "result": caps.summary() + (" (cached)" if cached else ""), "seconds": seconds}
+
+
+async def traced_capabilities(llm: Any, trace: list[dict]) -> Capabilities:
+    """:func:`capabilities`, recorded once in ``trace`` (an error entry when the endpoint cannot be reached)."""
+    t0 = time.perf_counter()
+    base, name = endpoint_of(llm)
+    try:
+        caps, cached = await capabilities(llm)
+    except LLMError as exc:
+        trace.append({"tool": "llm_capabilities", "args": {"endpoint": base, "model": name},
+                      "seconds": time.perf_counter() - t0, "error": str(exc)})
+        raise
+    if not any(e.get("tool") == "llm_capabilities" for e in trace):
+        trace.append(trace_entry(caps, cached, time.perf_counter() - t0))
+    return caps
