@@ -35,11 +35,22 @@ def _as_dict(row: Any, i: int) -> dict[str, Any]:
     return {**data, "score": score}
 
 
+def _key(row: dict[str, Any], key: str) -> str:
+    """A row's value for a table: a row field, "dataset" from metadata, or "dataset----field" (AirCopBench's
+    per-dataset cross tables)."""
+    dataset = str((row.get("metadata") or {}).get("dataset") or "unknown")
+    if key == "dataset":
+        return dataset
+    if key.startswith("dataset----"):
+        return f"{dataset}----{row.get(key.split('----', 1)[1]) or 'unknown'}"
+    return str(row.get(key) or "unknown")
+
+
 def _table(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, float | int]]:
     """{value of ``key``: {"score": micro mean ×100, "count": n}}, keys sorted."""
     groups: dict[str, list[float]] = defaultdict(list)
     for row in rows:
-        groups[str(row.get(key) or "unknown")].append(row["score"])
+        groups[_key(row, key)].append(row["score"])
     return {k: {"score": 100.0 * sum(v) / len(v), "count": len(v)} for k, v in sorted(groups.items())}
 
 
@@ -93,6 +104,10 @@ def _summary(all_rows: list[dict[str, Any]]) -> dict[str, Any]:
         "unparseable": sum(1 for r in rows if r.get("parsed") is False),
         "judge": ", ".join(judges) if judges else None,
     }
+    if any((r.get("metadata") or {}).get("dataset") for r in rows):
+        out["per_dataset"] = _table(rows, "dataset")
+        out["per_dataset_task"] = _table(rows, "dataset----task")
+        out["per_dataset_group"] = _table(rows, "dataset----group")
     if any(guessed):
         out["guessed"] = sum(guessed)
         out["overall_without_guesses"] = 100.0 * sum(

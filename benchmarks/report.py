@@ -239,14 +239,14 @@ def _md_table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 def _keyed_table(report: dict, key: str, title: str, with_published: bool = False) -> list[str]:
     labels = list(report["runs"])
-    keys = sorted({k for r in report["runs"].values() for k in r["summary"][key]})
+    keys = sorted({k for r in report["runs"].values() for k in r["summary"].get(key, {})})
     pub = report["published"] if with_published else {}
     header = [title, "n", *labels, *(f"{p} (published)" for p in pub)]
     if with_published and report["targets"]:
         header.append("target")
     rows = []
     for k in keys:
-        cells = [r["summary"][key].get(k, {}) for r in report["runs"].values()]
+        cells = [r["summary"].get(key, {}).get(k, {}) for r in report["runs"].values()]
         row: list[Any] = [k, max(c.get("count", 0) for c in cells), *(c.get("score") for c in cells)]
         row += [p.get(k) for p in pub.values()]
         if with_published and report["targets"]:
@@ -275,6 +275,10 @@ def render_markdown(report: dict, command: str | None = None) -> str:
     lines += ["", "## Per task", "", *_keyed_table(report, "per_task", "task", with_published=True)]
     lines += ["", "## Per answer format", "", *_keyed_table(report, "per_answer_format", "answer format")]
     lines += ["", "## Per group", "", *_keyed_table(report, "per_group", "group")]
+    if any("per_dataset" in r["summary"] for r in report["runs"].values()):
+        for key, title in (("per_dataset", "dataset"), ("per_dataset_group", "dataset----group"),
+                           ("per_dataset_task", "dataset----task")):
+            lines += ["", f"## Per {title}", "", *_keyed_table(report, key, title)]
     for lbl, r in report["runs"].items():
         summ = r["summary"]
         notes = []

@@ -2,7 +2,8 @@
 
 Record: ``{"question_id", "question_type": "2.2 Object Counting (UAV1)", "question", "options": {"A": …},
 "correct_answer": "A", "uav_paths": {"UAV1": path, …}}``; images in ``uav_paths`` order (2–6 views).
-Task = the subcategory ("Object Counting"); the full ``question_type`` stays in metadata.
+Task = the subcategory ("Object Counting"); the full ``question_type`` stays in metadata, with ``dataset``: the
+file's name without ``_test`` ("Real2_VQA_test.json" → "Real2_VQA"), the key of the official per-dataset tables.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from benchmarks.sample import RecordError, Sample
 from benchmarks.scoring.aircopbench import subcategory
 
 
-def parse_record(record: object, where: str, roots: list[Path], check: bool) -> Sample:
+def dataset_name(path: Path) -> str:
+    """"Real2_VQA_test.json" → "Real2_VQA" (the official ``DATASETS`` keys)."""
+    stem = path.stem
+    return stem[: -len("_test")] if stem.endswith("_test") else stem
+
+
+def parse_record(record: object, where: str, roots: list[Path], check: bool, dataset: str = "") -> Sample:
     """One question → ``Sample``; ``RecordError`` naming ``where`` for missing or mistyped fields."""
     qid = require(record, "question_id", where, (str, int))
     where = f"{where} (question_id {qid!r})"
@@ -36,7 +43,7 @@ def parse_record(record: object, where: str, roots: list[Path], check: bool) -> 
         question=require(record, "question", where, str),
         target=answer,
         options={k: str(v) for k, v in options.items()},
-        metadata={"question_type": qtype, "uavs": list(uav_paths)},
+        metadata={"question_type": qtype, "uavs": list(uav_paths), "dataset": dataset},
     )
 
 
@@ -55,4 +62,5 @@ def load(path: str | Path, images_root: str | Path | None = None, check_images: 
     records = data.get("results", data) if isinstance(data, dict) else data
     if not isinstance(records, list):
         raise RecordError(f"{path}: expected a list of questions (or {{'results': [...]}}), got {type(records).__name__}")
-    return [parse_record(rec, f"{path} [{i}]", roots, check_images) for i, rec in enumerate(records)]
+    name = dataset_name(path)
+    return [parse_record(rec, f"{path} [{i}]", roots, check_images, name) for i, rec in enumerate(records)]

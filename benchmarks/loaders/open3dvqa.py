@@ -2,7 +2,9 @@
 
 Record: ``{"id", "image_info": {"image_path", "depth_path"}, "qa_info": {"type", "question_name", "is_embodied"},
 "conversation": [{"from": "human", "value": "<image>\\n" + Q}, {"from": "gpt", "value": A}], "query_question": Q}``.
-Task = ``qa_info["question_name"]``; target = the gpt turn.
+Task = ``qa_info["question_name"]``; target = the gpt turn. True/false records (``question_name`` ending in
+``_tfqa``) carry no ``qa_info["type"]``: they load as "qualitative". Images resolve against the data root as
+given, under ``<root>/<dataset>/<scene>/`` and under ``<root>/O3DVQA/<dataset>/<scene>/`` (the released layout).
 """
 
 from __future__ import annotations
@@ -36,7 +38,11 @@ def parse_record(record: object, where: str, roots: list[Path], dataset: str, sc
     image_info = require(record, "image_info", where, dict)
     qa_info = require(record, "qa_info", where, dict)
     task = require(qa_info, "question_name", f"{where} qa_info", str)
-    require(qa_info, "type", f"{where} qa_info", str)
+    if "type" in qa_info or not task.endswith("_tfqa"):
+        require(qa_info, "type", f"{where} qa_info", str)
+    else:
+        qa_info = {**qa_info, "type": "qualitative"}
+    roots = [*roots, *(r / "O3DVQA" / dataset / scene for r in roots), *(r / dataset / scene for r in roots)]
     image = resolve_image(require(image_info, "image_path", f"{where} image_info", str), roots, where, check)
     depth = image_info.get("depth_path")
     return Sample(

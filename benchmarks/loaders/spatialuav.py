@@ -25,14 +25,15 @@ def _question(record: dict, where: str) -> str:
 def parse_record(
     record: object, where: str, roots: list[Path], benchmark: str = "spatialuav", check_images: bool = True
 ) -> Sample:
-    """One JSON record → ``Sample``; ``RecordError`` naming ``where`` for a missing field or an unknown task."""
+    """One JSON record → ``Sample``; ``RecordError`` naming ``where`` for a missing field.
+
+    A task the registry does not know loads too (``metadata["known_task"]`` False): the official script scores
+    it (``Path_Planning`` by its first integer, anything else by token F1)."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
     qid = require(record, "id", where, str)
     where = f"{where} (id {qid!r})"
     task = qid.rsplit("_", 1)[0]
-    if task not in TASKS:
-        raise RecordError(f"{where}: unknown task {task!r}; known: {', '.join(TASKS)}")
     images = require(record, "image", where, (list, str))
     images = [images] if isinstance(images, str) else images
     if not images:
@@ -46,7 +47,7 @@ def parse_record(
         images=[resolve_image(p, roots, where, check_images) for p in images],
         question=_question(record, where),
         target=str(target),
-        metadata={**extra, "image_paths_raw": list(images)},
+        metadata={**extra, "image_paths_raw": list(images), "known_task": task in TASKS},
     )
 
 
@@ -56,8 +57,8 @@ def load(
     """All records of a SpatialUAV-format JSONL file, in file order.
 
     Image paths resolve against ``data_root`` (default: the file's folder), also with the leading dataset folder
-    stripped. ``RecordError`` naming file and line for a bad JSON line, a missing field, an unknown task, a
-    duplicate id or (with ``check_images``) a missing image. Blank lines are allowed.
+    stripped. ``RecordError`` naming file and line for a bad JSON line, a missing field, a duplicate id or (with
+    ``check_images``) a missing image. Blank lines are allowed; tasks the registry does not know are kept.
     """
     path = Path(path)
     roots = [Path(data_root)] if data_root is not None else [path.parent]

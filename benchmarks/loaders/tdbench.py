@@ -4,6 +4,11 @@ Images are decoded once into a cache folder (PNG). With ``rotations=True`` every
 rotated 0/90/180/270° clockwise: the image is rotated, image-frame direction words in the question and options
 are rewritten (top-left → top-right at 90° clockwise) and grounding boxes are rotated; ``metadata`` keeps
 ``question_index`` and ``rotation`` for ``benchmarks.scoring.tdbench.hit_all``.
+
+The official release ships one TSV per rotation (``tdbench_rot90.tsv``, ``tdbench_grounding_rot180.tsv``), already
+rotated: such a file loads as its rotation (nothing rotated again), and a folder loads every ``*rot<N>*.tsv`` in
+it, so the rotation table sees the official files as VLMEvalKit does. Prompts are VLMEvalKit's:
+``ImageMCQDataset.build_prompt`` for questions with options, ``TDBenchGrounding.build_prompt`` for grounding.
 """
 
 from __future__ import annotations
@@ -113,15 +118,36 @@ def _grounding_target(answer: str, rotation: int, size: tuple[int, int], where: 
     return "[" + ", ".join(f"{v:.6g}" for v in rotate_box(box, rotation, frame)) + "]"
 
 
+_ROTATION_IN_NAME = re.compile(r"rot(\d+)")
+
+
+def file_rotation(path: Path) -> int | None:
+    """The rotation an official per-rotation TSV holds (``…rot90…`` → 90); None for a file without one."""
+    match = _ROTATION_IN_NAME.search(path.name)
+    return int(match.group(1)) if match else None
+
+
 def load(
     path: str | Path, rotations: bool = False, cache_dir: str | Path | None = None
 ) -> list[Sample]:
-    """Samples of a TDBench TSV, one per row (or four per row with ``rotations``), in file order.
+    """Samples of a TDBench TSV, one per row (or four per row with ``rotations``), in file order; a folder: every
+    per-rotation TSV in it, by rotation.
 
-    A row without options A–D is a grounding question (its answer is a box). ``RecordError`` names file, line
-    and index for a missing column value, an undecodable image or a bad answer.
+    A row without options A–D is a grounding question (its answer is a box). A per-rotation file loads as its
+    rotation (``RecordError`` if ``rotations`` asks to rotate it again). ``RecordError`` names file, line and
+    index for a missing column value, an undecodable image or a bad answer.
     """
     path = Path(path)
+    if path.is_dir():
+        files = sorted((f for f in path.glob("*.tsv") if file_rotation(f) is not None), key=file_rotation)
+        if not files:
+            raise RecordError(f"{path}: no per-rotation TSV (…rot0/rot90/rot180/rot270….tsv) in this folder")
+        return [s for f in files for s in load(f, rotations, cache_dir)]
+    fixed = file_rotation(path)
+    if fixed is not None and fixed not in ROTATIONS_DEG:
+        raise RecordError(f"{path}: rotation {fixed} in the file name is not one of {ROTATIONS_DEG}")
+    if fixed and rotations:
+        raise RecordError(f"{path}: this file already holds the {fixed}° rotation; load it without rotations")
     rows = _read_rows(path)
     cache = Path(cache_dir) if cache_dir is not None else _default_cache(path)
     cache.mkdir(parents=True, exist_ok=True)
@@ -138,6 +164,8 @@ def load(
         image = _decode_image(field, where)
         options = {c: row[c] for c in OPTION_COLUMNS if (row.get(c) or "").strip() not in ("", "nan")}
         answer = row["answer"].strip()
+        if not options:
+            _grounding_target(answer, 0, image.size, where)  # a grounding answer must be a box
         if options and answer.upper() not in options:
             raise RecordError(f"{where}: answer {answer!r} is not one of the options {list(options)}")
         for rot in ROTATIONS_DEG if rotations else (0,):
@@ -145,23 +173,37 @@ def load(
             rotated = image.rotate(-rot, expand=True) if rot else image  # PIL rotates counter-clockwise
             if not out.is_file():
                 rotated.save(out)
-            target = answer.upper() if options else _grounding_target(answer, rot, image.size, where)
+            target = answer.upper() if options else answer if not rot else _grounding_target(answer, rot,
+                                                                                                image.size, where)
+            held = fixed if fixed is not None else rot
             samples.append(
                 Sample(
-                    id=f"{row['index']}_r{rot}" if rotations else str(row["index"]),
+                    id=f"{row['index']}_r{held}" if rotations or fixed is not None else str(row["index"]),
                     benchmark="tdbench",
-                    task=(row.get("category") or "unknown").strip(),
+                    task=(row.get("category") or ("visual_grounding" if not options else "unknown")).strip(),
                     images=[str(out)],
                     question=rotate_direction_words(row["question"], rot),
                     target=target,
                     options={k: rotate_direction_words(v, rot) for k, v in options.items()},
-                    metadata={"question_index": row["index"], "rotation": rot, "image_size": list(rotated.size)},
+                    metadata={"question_index": row["index"], "rotation": held, "image_size": list(rotated.size),
+                              **({"hint": row["hint"]} if (row.get("hint") or "").strip() not in ("", "nan") else {})},
                 )
             )
     return samples
 
 
+GROUNDING_PROMPT = ("\nPlease output the coordinates of the {obj} in the image in the format [x1, y1, x2, y2]. "
+                    "Do not include any additional text. Respond with relative coordinates between 0 and 1, with top "
+                    "left corner (0, 0), top right (1, 0) and bottom right (1, 1).")
+
+
 def prompt(sample: Sample) -> str:
-    """The VLMEvalKit multiple-choice prompt (``Question: …\\nOptions:\\nA. …\\nPlease select …``)."""
+    """VLMEvalKit's prompt text (the image goes first). Multiple choice: optional ``Hint: …``, ``Question: …``,
+    ``Options:`` with ``A. …`` lines, "Please select the correct answer from the options above. " and a newline.
+    Grounding (no options): TDBenchGrounding's instruction around the object named in the question column."""
+    if not sample.options:
+        return GROUNDING_PROMPT.format(obj=sample.question)
+    hint = sample.metadata.get("hint")
     opts = "".join(f"{k}. {v}\n" for k, v in sample.options.items())
-    return f"Question: {sample.question}\nOptions:\n{opts}Please select the correct answer from the options above."
+    return ((f"Hint: {hint}\n" if hint else "") + f"Question: {sample.question}\nOptions:\n{opts}"
+            "Please select the correct answer from the options above. \n")

@@ -139,7 +139,7 @@ _DISPATCH = {
     "aircopbench": _aircopbench,
     "tdbench": _tdbench,
 }
-_KEPT_METADATA = ("question_index", "rotation", "question_type")
+_KEPT_METADATA = ("question_index", "rotation", "question_type", "dataset")
 
 
 def reply_text(sample: Sample, prediction: Any, mode: Mode, raw: bool) -> Any:

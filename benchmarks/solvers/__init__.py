@@ -80,7 +80,7 @@ def prompt(sample: Sample) -> str:
         from benchmarks.loaders.aircopbench import prompt as aircop_prompt
 
         return aircop_prompt(sample)
-    if sample.benchmark == "tdbench" and sample.options:
+    if sample.benchmark == "tdbench":  # multiple choice and grounding: VLMEvalKit's prompts
         from benchmarks.loaders.tdbench import prompt as tdbench_prompt
 
         return tdbench_prompt(sample)
