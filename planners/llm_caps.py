@@ -9,8 +9,9 @@ a message silently (the model then answers a question it never saw). So on first
    (the parts were dropped) means the model cannot see;
 3. the text with one tool offered: refused means no tools.
 
-Connection failures and timeouts are not verdicts: they raise :class:`planners.llm_client.LLMError` and nothing
-is cached. Verdicts are cached per (base URL, model) for the life of the process.
+Connection failures, timeouts and busy answers (HTTP 408/409/429/502/503/504, after the retries) are not
+verdicts: they raise :class:`planners.llm_client.LLMError` and nothing is cached. Verdicts are cached per
+(base URL, model) for the life of the process.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ PROBE_TEXT = ("This is a connection check from a drone image assistant before it
               "Please reply with the single word OK and nothing else.")
 PROBE_TOOL = {"type": "function", "function": {"name": "check", "description": "Connection check; do not call.",
                                                "parameters": {"type": "object", "properties": {}}}}
+BUSY_STATUS = frozenset({408, 409, 429, 502, 503, 504})  # a server busy now says nothing about what it accepts
 DROPPED_SHARE = 0.5  # with an image, fewer prompt tokens than this share of the text alone: the parts were dropped
 
 
@@ -92,8 +94,10 @@ async def _accepted(llm: Any, messages: list[Any], tools: list[dict] | None) -> 
     try:
         return await complete(llm, messages, tools=tools, max_tokens=1), ""
     except LLMError as exc:
-        if isinstance(exc.__cause__, openai.APIConnectionError):  # down or timed out: no verdict
-            raise
+        cause = exc.__cause__
+        if isinstance(cause, openai.APIConnectionError) or (
+                isinstance(cause, openai.APIStatusError) and cause.status_code in BUSY_STATUS):
+            raise  # down, timed out or busy: no verdict (nothing is cached)
         return None, str(exc).split(f" at {endpoint_of(llm)[0]} ", 1)[-1]
 
 

@@ -181,12 +181,12 @@ async def complete(llm: Any, messages: list[Any], *, tools: list[dict] | None = 
 
     ``max_tokens`` overrides the model's limit for this request (a capability probe asks for one token).
     """
-    model = llm.bind_tools(tools) if tools else llm
-    if max_tokens is not None and hasattr(llm, "extra_body"):
-        model = model.bind(extra_body={**(llm.extra_body or {}), **_token_limit(max_tokens)})
     base, name = endpoint_of(llm)
     t0 = time.perf_counter()
     try:
+        model = llm.bind_tools(tools) if tools else llm  # a model class without tools refuses here
+        if max_tokens is not None and hasattr(llm, "extra_body"):
+            model = model.bind(extra_body={**(llm.extra_body or {}), **_token_limit(max_tokens)})
         message = await model.ainvoke(messages)
     except Exception as exc:  # the SDK, httpx and LangChain raise many types; each becomes one clear line
         raise LLMError(f"the language model {name} at {base} {describe_error(exc)}") from exc

@@ -16,7 +16,8 @@ callable taking the request body). An entry is a message dict (``{"content": ...
 "tool_calls": [...]}``; optional keys ``finish_reason`` and ``delay_s``), a plain string (the content), or a
 ``(status, message-or-string)`` pair; a non-200 status answers an error. One-token requests (``max_tokens: 1``,
 health checks and capability probes) are answered ``OK`` without taking a scripted reply, but still meet the
-text-only checks. ``requests`` records every request.
+text-only checks. ``outage`` entries ``(status, message)`` answer the next requests of any kind, probes included.
+``requests`` records every request.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class FakeChatServer:
         self.default: Any = default
         self.images, self.tools, self.list_content = images, tools, list_content
         self.delay_s = delay_s
+        self.outage: list[tuple[int, str]] = []  # (status, message) answered to the next requests of any kind
         self.connections = 0  # TCP connections accepted (keep-alive shows as fewer connections than requests)
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
@@ -71,6 +73,10 @@ class FakeChatServer:
     # --- replies ------------------------------------------------------------------------------------------------
     def reply(self, body: dict) -> tuple[int, dict]:
         """(HTTP status, message or error text) for one request, after the text-only checks."""
+        with self._lock:
+            if self.outage:  # the server is down for this request, whatever it is
+                status, message = self.outage.pop(0)
+                return status, {"content": message}
         if not self.images and _has_image(body):
             return 400, {"content": IMAGE_REFUSAL}
         if not self.tools and body.get("tools"):

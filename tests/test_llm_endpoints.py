@@ -159,3 +159,13 @@ def test_capabilities_are_probed_once_per_endpoint(serve, images):
         scene(agent, images), scene(agent, images)
     probes = [len([r for r in s.requests if r["body"].get("max_tokens") == 1]) for s in (first, second)]
     assert probes == [3, 3]
+
+
+def test_a_busy_server_is_probed_again_next_time(serve, images):
+    server = serve(default="A field.")
+    server.outage = [(503, "loading model")]
+    agent = agent_for(server.url, llm_max_retries=0)
+    first = scene(agent, images)
+    assert first.abstained and "HTTP 503: loading model" in first.reason
+    second = scene(agent, images)
+    assert second.text == "A field." and second.trace[0]["result"] == "images: yes; tools: yes"  # not cached
