@@ -5,8 +5,8 @@ part gets HTTP 400 with a message about the chat template, a template that does 
 a message silently (the model then answers a question it never saw). So on first use the planner asks:
 
 1. a plain text message (the endpoint works; its prompt token count is the reference);
-2. the same text as content parts with a tiny image: refused (HTTP error) or far fewer prompt tokens than (1)
-   (the parts were dropped) means the model cannot see;
+2. the same text as content parts with a small image: refused (HTTP error), far fewer prompt tokens than (1)
+   (the parts were dropped) or thousands more (the base64 was read as text) means the model cannot see;
 3. the text with one tool offered: refused means no tools.
 
 Connection failures, timeouts and busy answers (HTTP 408/409/429/502/503/504, after the retries) are not
@@ -17,7 +17,9 @@ verdicts: they raise :class:`planners.llm_client.LLMError` and nothing is cached
 from __future__ import annotations
 
 import base64
+import functools
 import io
+import random
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +31,8 @@ PROBE_TEXT = ("This is a connection check from a drone image assistant before it
 PROBE_TOOL = {"type": "function", "function": {"name": "check", "description": "Connection check; do not call.",
                                                "parameters": {"type": "object", "properties": {}}}}
 BUSY_STATUS = frozenset({408, 409, 429, 502, 503, 504})  # a server busy now says nothing about what it accepts
+PROBE_SIDE_PX = 48
+TEXT_CHARS_PER_TOKEN = 6  # more prompt tokens for the image than its base64 length / this: it was read as text
 DROPPED_SHARE = 0.5  # with an image, fewer prompt tokens than this share of the text alone: the parts were dropped
 
 
@@ -79,12 +83,22 @@ async def probe(llm: Any) -> Capabilities:
     text_only = await complete(llm, [HumanMessage(content=PROBE_TEXT)], max_tokens=1)
     parts = [{"type": "text", "text": PROBE_TEXT}, {"type": "image_url", "image_url": {"url": _probe_image()}}]
     images, images_note = await _accepted(llm, [HumanMessage(content=parts)], None)
-    if images and text_only.prompt_tokens and images.prompt_tokens is not None \
-            and images.prompt_tokens < DROPPED_SHARE * text_only.prompt_tokens:
-        images, images_note = None, (f"the server drops messages made of parts: {images.prompt_tokens} prompt "
-                                     f"tokens with an image, {text_only.prompt_tokens} for the text alone")
+    if images and text_only.prompt_tokens and images.prompt_tokens is not None:
+        images_note = _image_tokens_problem(text_only.prompt_tokens, images.prompt_tokens)
+        images = None if images_note else images
     tools, tools_note = await _accepted(llm, [HumanMessage(content=PROBE_TEXT)], [PROBE_TOOL])
     return Capabilities(base, name, images is not None, tools is not None, images_note, tools_note)
+
+
+def _image_tokens_problem(text_tokens: int, image_tokens: int) -> str:
+    """Why the prompt token counts show that the image part was not seen as an image ("" when they do not)."""
+    if image_tokens < DROPPED_SHARE * text_tokens:
+        return (f"the server drops messages made of parts: {image_tokens} prompt tokens with an image, "
+                f"{text_tokens} for the text alone")
+    if image_tokens - text_tokens > len(_probe_image()) / TEXT_CHARS_PER_TOKEN:
+        return (f"the server reads images as text: {image_tokens - text_tokens} prompt tokens for a "
+                f"{PROBE_SIDE_PX}x{PROBE_SIDE_PX} image")
+    return ""
 
 
 async def _accepted(llm: Any, messages: list[Any], tools: list[dict] | None) -> tuple[Any, str]:
@@ -101,12 +115,15 @@ async def _accepted(llm: Any, messages: list[Any], tools: list[dict] | None) -> 
         return None, str(exc).split(f" at {endpoint_of(llm)[0]} ", 1)[-1]
 
 
+@functools.lru_cache(maxsize=1)
 def _probe_image() -> str:
-    """A data URL of an 8x8 grey PNG."""
+    """A data URL of a 48x48 PNG of fixed random noise (about 9 KB of base64: incompressible, so that a server
+    that reads it as text shows thousands of prompt tokens, where a vision model spends a few hundred at most)."""
     from PIL import Image
 
+    side = PROBE_SIDE_PX
     buf = io.BytesIO()
-    Image.new("RGB", (8, 8), (128, 128, 128)).save(buf, format="PNG")
+    Image.frombytes("RGB", (side, side), random.Random(0).randbytes(side * side * 3)).save(buf, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 

@@ -9,7 +9,8 @@ client: HTTP/1.1 with keep-alive (one connection serves many requests; ``connect
 Modes of a text-only server: ``images=False`` answers HTTP 400 to any image part with a message that never mentions
 images (as llama.cpp does for a model without a vision projector); ``tools=False`` answers HTTP 400 to a request
 offering tools (as vLLM does without ``--enable-auto-tool-choice``); ``list_content="drop"`` silently ignores
-messages whose content is a list of parts (as some chat templates do), which shows only in ``usage.prompt_tokens``.
+messages whose content is a list of parts (as some chat templates do) and ``list_content="text"`` renders image
+parts as their base64 text (as others do); both show only in ``usage.prompt_tokens``.
 
 Replies: each ``POST /v1/chat/completions`` pops the next ``script`` entry, else uses ``default`` (which may be a
 callable taking the request body). An entry is a message dict (``{"content": ...}`` or ``{"content": None,
@@ -40,8 +41,8 @@ class FakeChatServer:
 
     def __init__(self, script: list[Any] | None = None, default: Any = "script exhausted", *, images: bool = True,
                  tools: bool = True, list_content: str = "keep", delay_s: float = 0.0) -> None:
-        if list_content not in ("keep", "drop"):
-            raise ValueError(f"list_content must be 'keep' or 'drop', got {list_content!r}")
+        if list_content not in ("keep", "drop", "text"):
+            raise ValueError(f"list_content must be 'keep', 'drop' or 'text', got {list_content!r}")
         self.requests: list[dict] = []
         self.script: list[Any] = list(script or [])
         self.default: Any = default
@@ -97,9 +98,15 @@ class FakeChatServer:
             content = m.get("content")
             if isinstance(content, str):
                 n += len(TOKEN.findall(content))
-            elif isinstance(content, list) and self.list_content == "keep":
-                n += sum(len(TOKEN.findall(p.get("text", ""))) if p.get("type") == "text" else 64 for p in content)
+            elif isinstance(content, list) and self.list_content != "drop":
+                n += sum(self._part_tokens(p) for p in content)
         return n
+
+    def _part_tokens(self, part: dict) -> int:
+        """A text part's words; an image is 256 tokens to a vision model, its base64 in pieces of 3 as text."""
+        if part.get("type") == "text":
+            return len(TOKEN.findall(part.get("text", "")))
+        return len(part["image_url"]["url"]) // 3 if self.list_content == "text" else 256
 
 
 def _has_image(body: dict) -> bool:

@@ -138,10 +138,12 @@ def test_a_text_only_server_gets_no_images_and_semantic_questions_abstain(serve,
     assert len([r for r in server.requests if not has_image(r)]) == len(server.requests) - 1  # one image probe
 
 
-def test_a_server_that_drops_content_lists_is_treated_as_blind(serve, images):
-    server = serve(list_content="drop")
+@pytest.mark.parametrize("mode, words", [("drop", "drops messages made of parts"),
+                                         ("text", "reads images as text")])
+def test_a_server_that_does_not_see_content_parts_is_treated_as_blind(serve, images, mode, words):
+    server = serve(list_content=mode)
     a = scene(agent_for(server.url), images)
-    assert a.abstained and "drops messages made of parts" in a.reason and not asked(server)
+    assert a.abstained and words in a.reason and not asked(server)
 
 
 def test_a_server_without_tools_gets_the_question_and_images_alone(serve, images):
