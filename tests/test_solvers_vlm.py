@@ -129,3 +129,12 @@ def test_runner_rows_strip_think_and_keep_the_raw_reply(endpoint, images, tmp_pa
 def test_missing_endpoint_settings_are_a_clear_error():
     with pytest.raises(ValueError, match="--vlm-base-url and --vlm-model"):
         VLMSolver(None, "m")
+
+
+def test_a_text_only_server_is_named_as_the_likely_cause(images):
+    server = FakeChatServer(images=False).start()
+    try:
+        with pytest.raises(VLMError, match="HTTP 400: .*text-only models refuse image parts"):
+            VLMSolver(server.url, "m", cache_dir=None).solve(_aircop(images))
+    finally:
+        server.close()

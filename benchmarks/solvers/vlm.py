@@ -28,6 +28,8 @@ from planners.llm_checks import reply_problem, strip_think
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 DEFAULT_CACHE_DIR = Path(".cache") / "vlm"
+TEXT_ONLY_HINT = (" (servers of text-only models refuse image parts this way, often without naming them: the raw-VLM"
+                  " baseline needs a model that takes images)")
 
 
 class VLMError(RuntimeError):
@@ -74,6 +76,11 @@ def reply_of(body: Any) -> tuple[str, str | None]:
     if isinstance(content, list):
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     return ("" if content is None else str(content)), choice.get("finish_reason")
+
+
+def _has_images(payload: dict) -> bool:
+    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+               for m in payload.get("messages", []))
 
 
 class VLMSolver:
@@ -138,7 +145,8 @@ class VLMSolver:
                 last = f"HTTP {resp.status_code}: {resp.text[:200]}"
                 continue
             if resp.status_code >= 400:
-                raise VLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}")
+                hint = TEXT_ONLY_HINT if resp.status_code < 500 and _has_images(payload) else ""
+                raise VLMError(f"{self.url} answered HTTP {resp.status_code}: {resp.text[:300]}{hint}")
             try:
                 body = resp.json()
             except ValueError:
