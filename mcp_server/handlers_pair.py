@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import cv2
 import numpy as np
 from pydantic import Field
 
@@ -101,9 +102,13 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
     return ToolOutput(data, _pose_picture(a, b, data) if annotate else None)
 
 
-@register("pose_from_metadata", """Relative pose of view B from view A read from the drone's flight log in
-    EXIF/DJI XMP (GPS positions, altitudes, gimbal yaw) instead of from pixels: same fields as relative_pose.
-    Use when both images carry DJI metadata.""", images=("image_a", "image_b"), result=PoseResult)  # fmt: skip
+@register("pose_from_metadata", """Relative pose of view B from view A read from the photos' metadata (any vendor:
+    DJI, Autel, Skydio, Parrot, senseFly, MicaSense, EXIF GPS) instead of from pixels: horizontal_m = distance
+    between the two GPS positions (m), compass_bearing_deg = direction from A's position to B's (deg clockwise from
+    north), heading_deg/heading_signed_deg = heading change from the camera yaw tags, bearing_deg/clock = direction
+    of B relative to A's image top (needs A's heading), sources = the tag behind each value. confident=false with
+    the reason naming the missing value when a photo has no GPS.""", images=("image_a", "image_b"),
+          result=PoseResult)  # fmt: skip
 def pose_from_metadata(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
                        annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.pose import pose_from_metadata as pose
@@ -246,6 +251,19 @@ def rank_candidate_views(ctx: ToolContext, image: ImageArg, candidates: list[Ima
     return ToolOutput({"ranking": ranking, "confident": best.confident, "reason": best.reason}, None)
 
 
+def same_size(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """Frames resized to the first one's size when they are copies at another resolution (same aspect ratio
+    within 1 %); frames of another shape are left for the motion tool to refuse."""
+    h0, w0 = frames[0].shape[:2]
+    out = [frames[0]]
+    for f in frames[1:]:
+        h, w = f.shape[:2]
+        same_aspect = abs(w / h - w0 / h0) <= 0.01 * (w0 / h0)
+        out.append(cv2.resize(f, (w0, h0), interpolation=cv2.INTER_AREA) if (h, w) != (h0, w0) and same_aspect
+                   else f)
+    return out
+
+
 class EgoMotionResult(Result):
     steps: list[dict[str, Any]]
     total: dict[str, Any]
@@ -264,7 +282,7 @@ def ego_motion(ctx: ToolContext, images: list[ImageArg], altitude_m: Altitude = 
     if len(images) < 2:
         raise RequestError(f"ego_motion needs at least 2 ordered frames, got {len(images)}")
     frames = [ctx.image(f) for f in images]
-    res = motion([f.rgb for f in frames], altitude_m=altitude_m, config=ctx.config)
+    res = motion(same_size([f.rgb for f in frames]), altitude_m=altitude_m, config=ctx.config)
     data = to_jsonable(res)
     total = {k.removeprefix("total_"): v for k, v in data.items() if k.startswith("total_")}
     out = {"steps": data["steps"], "total": total, "description": res.describe(), "confident": res.confident,

@@ -12,10 +12,11 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.fields import FieldInfo
 
 from agent.config import Config
 from mcp_server import images as _images
@@ -29,11 +30,46 @@ Altitude = Annotated[float | None, Field(description="drone height above the gro
 Pitch = Annotated[float | None, Field(description="camera pitch in degrees: -90 = straight down, 0 = horizon")]
 Focal = Annotated[float | None, Field(description="focal length in pixels, if known")]
 
+#: Ranges every tool's parameter of that name must lie in (finite numbers only: NaN and infinities are refused by
+#: the server for every argument). Added to the handler's own annotation in :meth:`ToolSpec.signature`, so the
+#: MCP schema advertises them and validation names them.
+PARAM_RANGES: dict[str, Any] = {
+    "altitude_m": Field(gt=0, le=100_000),  # metres above the ground
+    "pitch_deg": Field(ge=-90, le=90),  # -90 = nadir, 0 = horizon
+    "focal_px": Field(gt=0, le=1_000_000),
+    "hfov_deg": Field(gt=0, lt=180),
+    "heading_deg": Field(ge=-360, le=360),
+}
+#: Descriptions for parameters whose handler gives none (one place, shared by every tool using the name).
+PARAM_DESCRIPTIONS: dict[str, str] = {
+    "expected_ids": "region ids the question mentions, if any (helps reading their labels)",
+    "heading_deg": "compass heading of the image's up direction in degrees clockwise; 12 o'clock points there",
+    "rounding": '"nearest" hour (benchmarks) or "floor" (Open3D-VQA)',
+    "regions": "numbered regions [{id, bbox: [x1, y1, x2, y2]}] in pixels, e.g. from read_regions",
+    "regions_a": "numbered regions of image_a [{id, bbox}] in pixels; read from the image when omitted",
+    "regions_b": "numbered regions of image_b [{id, bbox}] in pixels; read from the image when omitted",
+    "order": "nearest_first or farthest_first",
+    "labels": "class names to keep (e.g. [\"person\"]); all classes when omitted",
+    "tile": '"auto" cuts large frames into overlapping tiles so small objects are found; "none" does not',
+    "boxes": "boxes [[x1, y1, x2, y2], ...] in pixels",
+    "method": 'feature matcher: "auto" (SIFT, then learned features), "sift", "orb", "aliked", "aliked_rot", "disk"',
+    "use_metadata": "read missing altitude, pitch and focal length from the files' EXIF/DJI XMP",
+    "candidates": "candidate images (paths under the allowed roots or base64), in order; results index them",
+    "images": "ordered video frames (paths under the allowed roots or base64), at least 2, same size",
+    "image": "image: file path under the server's allowed roots, or base64 / data URL",
+    "anchor": "point [x, y] or box [x1, y1, x2, y2] in pixels seen from; default the image centre (the drone)",
+    "image_a": "first view: file path under the server's allowed roots, or base64 / data URL",
+    "image_b": "second view: file path under the server's allowed roots, or base64 / data URL",
+    "bbox": "box [x1, y1, x2, y2] in pixels of image_a",
+}
+
 
 class RegionArg(BaseModel):
     """A numbered region: its id and its box in pixels."""
 
-    id: int
+    model_config = ConfigDict(extra="forbid")
+
+    id: int = Field(description="the region's number as drawn on the image")
     bbox: list[float] = Field(description="[x1, y1, x2, y2] in pixels")
 
 
@@ -67,7 +103,9 @@ class ToolContext:
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One registered tool. ``image_params`` name the arguments holding images (str or list of str)."""
+    """One registered tool. ``image_params`` name the arguments holding images (str or list of str).
+    ``can_annotate``: the handler draws its own picture; for the others the server writes the result's main values
+    on the first image (:func:`mcp_server.annotate.caption`), so ``annotate=true`` is honoured by every tool."""
 
     name: str
     description: str
@@ -77,9 +115,12 @@ class ToolSpec:
     result: type[BaseModel] | None = None
 
     def signature(self) -> inspect.Signature:
-        """The MCP-facing signature: the handler's parameters without ``ctx``, annotations evaluated."""
+        """The MCP-facing signature: the handler's parameters without ``ctx``, annotations evaluated, with
+        :data:`PARAM_RANGES` and missing descriptions added."""
         sig = inspect.signature(self.handler, eval_str=True)
-        return sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "ctx"])
+        params = [p.replace(annotation=_described(p.name, p.annotation)) for p in sig.parameters.values()
+                  if p.name != "ctx"]
+        return sig.replace(parameters=params)
 
     def count_images(self, args: dict[str, Any]) -> int:
         """Number of images a call's arguments carry."""
@@ -91,6 +132,22 @@ class ToolSpec:
             elif isinstance(value, Sequence):
                 n += len(value)
         return n
+
+
+def _description_of(annotation: Any) -> str | None:
+    """The ``Field(description=...)`` inside an ``Annotated`` type, if any."""
+    if get_origin(annotation) is not Annotated:
+        return None
+    return next((m.description for m in get_args(annotation)[1:] if isinstance(m, FieldInfo) and m.description), None)
+
+
+def _described(name: str, annotation: Any) -> Any:
+    """``annotation`` with the range of :data:`PARAM_RANGES` and, when it has none, the shared description."""
+    if name in PARAM_RANGES:
+        annotation = Annotated[annotation, PARAM_RANGES[name]]
+    if _description_of(annotation) is None and name in PARAM_DESCRIPTIONS:
+        annotation = Annotated[annotation, Field(description=PARAM_DESCRIPTIONS[name])]
+    return annotation
 
 
 REGISTRY: dict[str, ToolSpec] = {}
@@ -110,6 +167,20 @@ def register(name: str, description: str, *, images: Sequence[str] = ("image",),
         return fn
 
     return deco
+
+
+def run_handler(name: str, config: Config, args: dict[str, Any]) -> ToolOutput:
+    """Run the registered handler ``name`` (module level and light to import, so that worker processes receive
+    it by reference). A tool that draws no picture of its own (``can_annotate=False``) gets its result's main
+    values written on its first image when ``annotate`` is asked for."""
+    from mcp_server import annotate as draw
+    from tools.common import to_jsonable
+
+    spec, ctx = REGISTRY[name], ToolContext(config)
+    out = spec.handler(ctx, **args)
+    if args.get("annotate") and out.annotated is None and not spec.can_annotate and ctx.loaded:
+        out.annotated = draw.caption(ctx.loaded[0].rgb, draw.summary_lines(to_jsonable(out.data)))
+    return out
 
 
 def check_box(box: Sequence[float], what: str = "box") -> list[float]:
@@ -138,3 +209,4 @@ def tool_catalog() -> list[dict[str, Any]]:
 # Handler modules register themselves on import (keep at the bottom: they import names defined above).
 from mcp_server import handlers_pair, handlers_view  # noqa: E402,F401
 from mcp_server import handlers_pitch  # noqa: E402,F401  (after the view tools: keeps their listing order)
+from mcp_server import handlers_photo  # noqa: E402,F401

@@ -1,47 +1,33 @@
-"""Camera metadata (EXIF + DJI XMP) and pinhole intrinsics.
+"""Camera metadata of any drone or camera vendor, and pinhole intrinsics.
 
-Metadata is read with Pillow (``getexif`` for EXIF/GPS, ``getxmp`` for XMP, parsed by defusedxml) — no hand-written
-parser. DJI writes its flight log values into the ``drone-dji`` XMP namespace (``RelativeAltitude``,
-``GimbalYawDegree`` …); Pillow strips namespace prefixes, so they appear under their local names.
+Tags are read by ExifTool (``tools/metadata_read.py``; Pillow when ExifTool is not installed) and interpreted by
+one table of vendor tag names (``tools/metadata_vendors.py``): DJI, Autel, Skydio, Parrot (ANAFI and Sequoia),
+MicaSense, senseFly, plain EXIF GPS. ``CameraMetadata.sources`` names the tag each value came from.
 
-Conventions: angles in degrees; yaw clockwise from north; gimbal pitch −90 = nadir (straight down), 0 = horizon;
-altitudes in metres (``rel_altitude_m`` above the take-off point, ``abs_altitude_m`` above sea level).
+Conventions: angles in degrees; yaw clockwise from north; pitch −90 = nadir (straight down), 0 = horizon;
+altitudes in metres (``rel_altitude_m`` above the take-off point or the ground, ``abs_altitude_m`` above sea level).
 """
 
 from __future__ import annotations
 
 import math
-import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from PIL import ExifTags, Image, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from tools.common import ToolError
+from tools.metadata_read import TagSet, read_tags
+from tools.metadata_vendors import (SENSOR_WIDTH_MM, RULES, first_text, first_value, georeference,
+                                    sensor_width_from_focal_plane, sensor_width_from_model)
+
+__all__ = ["SENSOR_WIDTH_MM", "CameraMetadata", "Intrinsics", "DEFAULT_HFOV_DEG", "camera_heading_deg",
+           "intrinsics_for", "metadata_from_tags", "read_metadata"]
 
 #: Horizontal field of view used when nothing else is known: a 24 mm-equivalent lens (2·atan(18/24)), the most
 #: common focal length of current DJI survey cameras (Phantom 4 Pro, Mavic 2/3, Air 2S, Mini).
 DEFAULT_HFOV_DEG = 73.74
-
-#: Sensor widths (mm) by EXIF camera model, from the manufacturers' published sensor formats
-#: (1/2.3" = 6.17 mm, 1" = 13.2 mm, 4/3" = 17.3 mm). Used with ``FocalLength`` (mm).
-SENSOR_WIDTH_MM: dict[str, float] = {
-    "FC300S": 6.17,  # Phantom 3 Professional/Advanced
-    "FC300X": 6.17,  # Phantom 3 Professional
-    "FC300C": 6.17,  # Phantom 3 Standard
-    "FC330": 6.17,  # Phantom 4
-    "FC220": 6.17,  # Mavic Pro
-    "FC7203": 6.17,  # Mavic Mini
-    "FC7303": 6.17,  # Mini 2
-    "FC6310": 13.2,  # Phantom 4 Pro
-    "FC6310S": 13.2,  # Phantom 4 Pro V2
-    "FC6310R": 13.2,  # Phantom 4 RTK
-    "L1D-20C": 13.2,  # Mavic 2 Pro (Hasselblad)
-    "FC3411": 13.2,  # Air 2S
-    "FC6520": 17.3,  # Zenmuse X5S
-}
 
 #: Diagonal of a 36 x 24 mm frame (mm): the reference of the EXIF/CIPA "35 mm equivalent" focal length.
 FULL_FRAME_DIAGONAL_MM = math.hypot(36.0, 24.0)
@@ -49,7 +35,12 @@ FULL_FRAME_DIAGONAL_MM = math.hypot(36.0, 24.0)
 
 @dataclass
 class CameraMetadata:
-    """What a photo says about its camera and pose; every field is ``None`` when the file does not record it."""
+    """What a photo says about its camera and pose; every value is ``None`` when the file does not record it.
+
+    ``camera_yaw_deg``/``camera_pitch_deg``/``camera_roll_deg`` are the camera's orientation from whichever vendor
+    tag exists (converted to the conventions above); ``gimbal_*`` and ``flight_*`` keep the gimbal and aircraft
+    angles where a vendor records them separately. ``sources`` maps each field name to the tag it came from.
+    """
 
     make: str | None = None
     model: str | None = None
@@ -62,8 +53,8 @@ class CameraMetadata:
     calibrated_cy_px: float | None = None
     lat: float | None = None  # degrees, north positive
     lon: float | None = None  # degrees, east positive
-    abs_altitude_m: float | None = None  # above sea level (DJI AbsoluteAltitude, else EXIF GPSAltitude)
-    rel_altitude_m: float | None = None  # above the take-off point (DJI RelativeAltitude)
+    abs_altitude_m: float | None = None  # above sea level (DJI AbsoluteAltitude, senseFly AMSL, else EXIF GPS)
+    rel_altitude_m: float | None = None  # above the take-off point or ground (RelativeAltitude, Height ...)
     gimbal_yaw_deg: float | None = None
     gimbal_pitch_deg: float | None = None
     gimbal_roll_deg: float | None = None
@@ -71,6 +62,14 @@ class CameraMetadata:
     flight_pitch_deg: float | None = None
     flight_roll_deg: float | None = None
     datetime: str | None = None  # ISO 8601 local time without zone, e.g. "2016-06-23T16:31:59"
+    camera_yaw_deg: float | None = None  # compass bearing of the image's up direction, any vendor
+    camera_pitch_deg: float | None = None  # −90 = nadir, any vendor
+    camera_roll_deg: float | None = None
+    sensor_width_mm: float | None = None  # from EXIF FocalPlaneXResolution, else the camera table
+    pixel_size_m: float | None = None  # ground size of a pixel of a georeferenced (GeoTIFF) raster
+    sources: dict[str, str] = field(default_factory=dict)
+    reader: str | None = None  # "exiftool 12.57", or "pillow" with ``reader_note`` saying what it cannot read
+    reader_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,123 +95,59 @@ class Intrinsics:
         return math.degrees(2 * math.atan(self.width / (2 * self.fx)))
 
 
-_XMP_FIELDS = {
-    "RelativeAltitude": "rel_altitude_m",
-    "AbsoluteAltitude": "abs_altitude_m",
-    "GimbalYawDegree": "gimbal_yaw_deg",
-    "GimbalPitchDegree": "gimbal_pitch_deg",
-    "GimbalRollDegree": "gimbal_roll_deg",
-    "FlightYawDegree": "flight_yaw_deg",
-    "FlightPitchDegree": "flight_pitch_deg",
-    "FlightRollDegree": "flight_roll_deg",
-    "CalibratedFocalLength": "calibrated_focal_px",
-    "CalibratedOpticalCenterX": "calibrated_cx_px",
-    "CalibratedOpticalCenterY": "calibrated_cy_px",
-}
-
-
 def read_metadata(path: str | Path) -> CameraMetadata:
-    """Read EXIF, GPS and DJI XMP from an image file. Missing fields are ``None``.
+    """Read the camera metadata of an image file (any vendor). Missing values are ``None``.
 
     Raises :class:`ToolError` for a missing file or a file that is not an image.
     """
     p = Path(path)
-    if not p.exists():
-        raise ToolError(f"image not found: {p}")
-    if not p.is_file():
-        raise ToolError(f"not a file: {p}")
+    tags = read_tags(p)
     try:
         with Image.open(p) as im:
-            width, height = im.size
-            exif = im.getexif()
-            with warnings.catch_warnings():  # Pillow warns (and returns {}) when defusedxml is absent
-                warnings.simplefilter("ignore")
-                xmp = im.getxmp() if hasattr(im, "getxmp") else {}
+            size = im.size
     except UnidentifiedImageError as exc:
         raise ToolError(f"not a readable image (cannot read metadata): {p}") from exc
     except OSError as exc:
         raise ToolError(f"cannot read metadata of {p}: {exc}") from exc
-    meta = CameraMetadata(width=width, height=height)
-    _fill_from_exif(meta, exif)
-    _fill_from_xmp(meta, _flatten_xmp(xmp))
+    return metadata_from_tags(tags, size)
+
+
+def metadata_from_tags(tagset: TagSet, size: tuple[int, int]) -> CameraMetadata:
+    """Interpret raw tags (``"Group:Tag" -> value``) of an image of ``size`` (width, height) pixels."""
+    tags = tagset.tags
+    meta = CameraMetadata(width=int(size[0]), height=int(size[1]), reader=tagset.reader,
+                          reader_note=tagset.note)
+    for name in RULES:
+        found = first_value(tags, name)
+        if found is not None:
+            setattr(meta, name, found[0])
+            meta.sources[name] = found[1]
+    if meta.lat is not None and meta.lon is not None and meta.lat == 0.0 and meta.lon == 0.0:
+        meta.lat = meta.lon = None  # (0, 0) is what receivers write before a fix
+        meta.sources["gps"] = "GPS tags are (0, 0): no fix"
+    for name in ("make", "model", "datetime"):
+        text = first_text(tags, name)
+        if text is not None:
+            setattr(meta, name, text[0])
+            meta.sources[name] = text[1]
+    if meta.datetime:
+        stamp = meta.datetime
+        meta.datetime = stamp[:10].replace(":", "-") + "T" + stamp[11:19] if len(stamp) >= 19 else None
+    if meta.focal_35mm is not None and meta.focal_35mm <= 0:  # 0 means "unknown" in EXIF
+        meta.focal_35mm = None
+    sensor = sensor_width_from_focal_plane(tags, meta.width) or sensor_width_from_model(meta.model)
+    if sensor is not None:
+        meta.sensor_width_mm, meta.sources["sensor_width_mm"] = sensor
+    georef = georeference(tags)
+    if georef is not None:
+        meta.pixel_size_m, meta.sources["pixel_size_m"] = georef
     return meta
 
 
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    text = value.decode("ascii", "ignore") if isinstance(value, bytes) else str(value)
-    text = text.replace("\x00", "").strip()
-    return text or None
-
-
-def _number(value: Any) -> float | None:
-    """EXIF rationals, ints and DJI signed strings ("+39.80") → float; ``None`` when absent or not finite."""
-    if value is None:
-        return None
-    try:
-        x = float(value)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return x if math.isfinite(x) else None
-
-
-def _dms_to_deg(dms: Any, ref: Any) -> float | None:
-    try:
-        d, m, s = (float(v) for v in dms)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    deg = d + m / 60.0 + s / 3600.0
-    return -deg if _text(ref) in ("S", "W") else deg
-
-
-def _fill_from_exif(meta: CameraMetadata, exif: Image.Exif) -> None:
-    meta.make = _text(exif.get(ExifTags.Base.Make))
-    meta.model = _text(exif.get(ExifTags.Base.Model))
-    sub = exif.get_ifd(ExifTags.IFD.Exif)
-    meta.focal_mm = _number(sub.get(ExifTags.Base.FocalLength))
-    f35 = _number(sub.get(ExifTags.Base.FocalLengthIn35mmFilm))
-    meta.focal_35mm = f35 if f35 else None  # 0 means "unknown" in EXIF
-    stamp = _text(sub.get(ExifTags.Base.DateTimeOriginal) or exif.get(ExifTags.Base.DateTime))
-    if stamp and len(stamp) >= 19:
-        meta.datetime = stamp[:10].replace(":", "-") + "T" + stamp[11:19]
-    gps = exif.get_ifd(ExifTags.IFD.GPSInfo)
-    if gps:
-        meta.lat = _dms_to_deg(gps.get(ExifTags.GPS.GPSLatitude), gps.get(ExifTags.GPS.GPSLatitudeRef))
-        meta.lon = _dms_to_deg(gps.get(ExifTags.GPS.GPSLongitude), gps.get(ExifTags.GPS.GPSLongitudeRef))
-        alt = _number(gps.get(ExifTags.GPS.GPSAltitude))
-        if alt is not None and gps.get(ExifTags.GPS.GPSAltitudeRef) in (1, b"\x01"):
-            alt = -alt
-        meta.abs_altitude_m = alt
-
-
-def _flatten_xmp(node: Any, out: dict[str, str] | None = None) -> dict[str, str]:
-    """Collect every ``name: text`` leaf of Pillow's nested XMP dict (first occurrence wins)."""
-    out = {} if out is None else out
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, (str, bytes, int, float)):
-                out.setdefault(str(key), _text(value) or "")
-            else:
-                _flatten_xmp(value, out)
-    elif isinstance(node, (list, tuple)):
-        for item in node:
-            _flatten_xmp(item, out)
-    return out
-
-
-def _fill_from_xmp(meta: CameraMetadata, xmp: dict[str, str]) -> None:
-    for key, attr in _XMP_FIELDS.items():
-        value = _number(xmp.get(key))
-        if value is not None:
-            setattr(meta, attr, value)
-    meta.make = meta.make or _text(xmp.get("Make"))
-    meta.model = meta.model or _text(xmp.get("Model"))
-
-
 def camera_heading_deg(meta: CameraMetadata) -> float | None:
-    """Heading of the camera in degrees clockwise from north in [0, 360): gimbal yaw, else flight yaw, else None."""
-    yaw = meta.gimbal_yaw_deg if meta.gimbal_yaw_deg is not None else meta.flight_yaw_deg
+    """Compass bearing of the image's up direction in [0, 360): the camera yaw of any vendor (gimbal yaw first),
+    else the aircraft's yaw, else None."""
+    yaw = next((y for y in (meta.camera_yaw_deg, meta.gimbal_yaw_deg, meta.flight_yaw_deg) if y is not None), None)
     return None if yaw is None else (0.0 if float(yaw) % 360.0 >= 360.0 else float(yaw) % 360.0)
 
 
@@ -227,7 +162,8 @@ def intrinsics_for(width: int, height: int, meta: CameraMetadata | None = None, 
        An image of that width, or of another size but the same aspect ratio (a resize), is scaled by
        ``width / frame_width``; an image of another aspect ratio is taken to be a crop (focal unchanged, principal
        point unknown → image centre);
-    3. ``FocalLength`` (mm) x width / sensor width (``sensor_width_mm``, else :data:`SENSOR_WIDTH_MM` by model);
+    3. ``FocalLength`` (mm) x width / sensor width (``sensor_width_mm``, else the metadata's: EXIF focal-plane
+       resolution or :data:`SENSOR_WIDTH_MM` by model); the ratio holds for resized copies too;
        assumes the image spans the full sensor width (16:9 modes crop the height of a 4:3 sensor);
     4. ``FocalLengthIn35mmFilm``: EXIF/CIPA define the equivalent on the frame DIAGONAL (43.27 mm ↔ image diagonal).
        For images wider than 3:2 — usually a height crop of a 4:3 or 3:2 sensor — 36 mm ↔ image width is used
@@ -254,7 +190,7 @@ def intrinsics_for(width: int, height: int, meta: CameraMetadata | None = None, 
     calibrated = _from_calibrated(width, height, meta)
     if calibrated is not None:
         return calibrated
-    sensor = sensor_width_mm or SENSOR_WIDTH_MM.get((meta.model or "").upper())
+    sensor = sensor_width_mm or meta.sensor_width_mm or SENSOR_WIDTH_MM.get((meta.model or "").upper())
     if meta.focal_mm and sensor:
         f = meta.focal_mm / sensor * width
         src = f"focal_mm/sensor_width ({meta.focal_mm} mm / {sensor} mm)"

@@ -67,6 +67,9 @@ class RelativePose:
     reason: str | None
     method: str
     assumptions: list[str] = field(default_factory=list)
+    compass_bearing_deg: float | None = None  # direction from A's position to B's, clockwise from north, [0, 360)
+    east_north_m: tuple[float, float] | None = None  # B's position minus A's in local east/north metres (GPS)
+    sources: dict[str, str] = field(default_factory=dict)  # which tag each metadata value came from
 
 
 def signed_angle(deg: float) -> float:
@@ -280,42 +283,6 @@ def _finish(setup: PoseSetup, ang: float, t: np.ndarray, h_a: float, h_b: float,
                         sig_head, sig_t, True, None, method, notes)
 
 
-def pose_from_metadata(meta_a: CameraMetadata, meta_b: CameraMetadata) -> RelativePose:
-    """The drone log's answer: heading offset from the camera yaws, translation from the GPS fixes.
-
-    Distance and azimuth come from pyproj's WGS84 geodesic (exact on the ellipsoid); the vertical component from
-    the DJI relative altitudes (else the absolute ones). Uncertainties are the nominal consumer-grade figures
-    :data:`METADATA_POSITION_SIGMA_M` and :data:`METADATA_YAW_SIGMA_DEG`, combined for two fixes.
-    """
-    from pyproj import Geod
-
-    for name, meta in (("a", meta_a), ("b", meta_b)):
-        if not isinstance(meta, CameraMetadata):
-            raise ToolError(f"meta_{name} must be a CameraMetadata, got {type(meta).__name__}")
-    method = "metadata:gps+yaw"
-    missing = [f"{field_} of image {n}" for n, m in (("a", meta_a), ("b", meta_b))
-               for field_, v in (("GPS", m.lat is not None and m.lon is not None), ("yaw", camera_heading_deg(m)
-                                                                                    is not None)) if not v]
-    if missing:
-        return _undecided("metadata lacks " + ", ".join(missing), method, scale_known=True)
-    yaw_a, yaw_b = camera_heading_deg(meta_a), camera_heading_deg(meta_b)
-    azimuth, _, dist = Geod(ellps="WGS84").inv(meta_a.lon, meta_a.lat, meta_b.lon, meta_b.lat)
-    rel = math.radians(azimuth - yaw_a)
-    forward, right = dist * math.cos(rel), dist * math.sin(rel)
-    if meta_a.rel_altitude_m is not None and meta_b.rel_altitude_m is not None:
-        up = meta_b.rel_altitude_m - meta_a.rel_altitude_m
-    elif meta_a.abs_altitude_m is not None and meta_b.abs_altitude_m is not None:
-        up = meta_b.abs_altitude_m - meta_a.abs_altitude_m
-    else:
-        up = 0.0
-    heading = wrap360(yaw_b - yaw_a)
-    bearing = wrap360(math.degrees(math.atan2(right, forward)))
-    return RelativePose(heading, signed_angle(heading), (forward, right, up), dist, bearing, clock_hour(bearing),
-                        True, "m", 0, None, math.sqrt(2) * METADATA_YAW_SIGMA_DEG,
-                        math.sqrt(2) * METADATA_POSITION_SIGMA_M, True, None, method,
-                        ["yaw = gimbal yaw (else flight yaw); position = EXIF GPS"])
-
-
 def _check_positive(name: str, value: float | None) -> float | None:
     if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
         raise ToolError(f"{name} must be a positive number of metres, got {value!r}")
@@ -331,9 +298,9 @@ def _pair(value: Any, name: str) -> tuple[Any, Any]:
 
 
 def _resolve_pitch(value: Any, meta: CameraMetadata | None, name: str, notes: list[str]) -> float | None:
-    if value is None and meta is not None and meta.gimbal_pitch_deg is not None:
-        value = meta.gimbal_pitch_deg
-        notes.append(f"pitch of {name} from gimbal metadata ({value} deg)")
+    if value is None and meta is not None and meta.camera_pitch_deg is not None:
+        value = meta.camera_pitch_deg
+        notes.append(f"pitch of {name} from metadata ({value:.1f} deg, {meta.sources.get('camera_pitch_deg')})")
     if value is None:
         return None
     if not (isinstance(value, (int, float)) and -180.0 < value < 0.0):
@@ -351,9 +318,11 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     ``altitude_m`` is A's height above the ground in metres; B's is ``altitude_b_m``, else estimated from the image
     scale change. ``pitch_deg`` is A's pitch or a pair (a, b): one value describes A only (questions state image
     1's pose; B's gimbal pitch is independent), and an unknown pitch is estimated from the homography. With
-    ``metadata=True`` and file paths, missing values come from EXIF/DJI XMP (relative altitude, gimbal pitch,
-    focal length); explicit arguments win. ``method``: "ground" (pitch known or nadir assumed), "homography"
-    (pitch estimated from the plane normal) or "auto" (ground when both pitches are known).
+    ``metadata=True`` and file paths, missing values come from the metadata of any vendor (relative altitude,
+    camera pitch, focal length); explicit arguments win, and without an altitude the GPS baseline of the two
+    photos sets the metric scale (``tools.pose_metadata.scale_by_gps``). ``method``: "ground" (pitch known or
+    nadir assumed), "homography" (pitch estimated from the plane normal) or "auto" (ground when both pitches are
+    known).
     """
     from tools.matching import match_views
 
@@ -379,10 +348,12 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     alt_b = _check_positive("altitude_b_m", altitude_b_m)
     if alt_a is None and metas[0] is not None and metas[0].rel_altitude_m:
         alt_a = _check_positive("relative altitude of a", metas[0].rel_altitude_m)
-        notes.append("altitude of a = DJI relative altitude (ground assumed at take-off height)")
+        notes.append(f"altitude of a = relative altitude, {metas[0].sources.get('rel_altitude_m')} "
+                     "(ground assumed at take-off height)")
     if alt_b is None and metas[1] is not None and metas[1].rel_altitude_m:
         alt_b = _check_positive("relative altitude of b", metas[1].rel_altitude_m)
-        notes.append("altitude of b = DJI relative altitude (ground assumed at take-off height)")
+        notes.append(f"altitude of b = relative altitude, {metas[1].sources.get('rel_altitude_m')} "
+                     "(ground assumed at take-off height)")
     intr = _pair(intrinsics, "intrinsics")
     intr_ab = []
     for name, given, rgb, meta in zip("ab", intr, rgbs, metas):
@@ -405,5 +376,14 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
         return _undecided(f"matching not confident: {match.reason or 'no homography'}", method,
                           int(match.n_inliers), match.residual_px, notes, alt_a is not None or alt_b is not None)
     inl = np.asarray(match.inliers, bool)
-    return pose_from_correspondences(match.points_a[inl], match.points_b[inl], setup,
-                                     method=method, assumptions=notes)
+    pose = pose_from_correspondences(match.points_a[inl], match.points_b[inl], setup, method=method,
+                                     assumptions=notes)
+    pose = scale_by_gps(pose, metas[0], metas[1], list(pose.assumptions))
+    yaw_a = camera_heading_deg(metas[0]) if metas[0] is not None else None
+    if pose.confident and pose.bearing_deg is not None and yaw_a is not None and pose.compass_bearing_deg is None:
+        pose.compass_bearing_deg = wrap360(yaw_a + pose.bearing_deg)
+    return pose
+
+
+# Metadata poses live in their own module (they import the names above); re-exported for existing callers.
+from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: E402,F401

@@ -1,0 +1,219 @@
+"""Raw metadata tags of an image file, keyed ``"Group:Tag"`` as ExifTool names them (``exiftool -G1 -n``).
+
+ExifTool (Phil Harvey's, through the PyExifTool binding) knows the maker notes and vendor XMP namespaces of every
+common drone and camera (DJI ``XMP-drone-dji``, Pix4D/Parrot/MicaSense ``XMP-Camera``, ``XMP-sensefly``, Skydio,
+Autel, GeoTIFF keys ...), so vendor support is a table of tag names (``tools/metadata_vendors.py``), not parsers.
+``-n`` gives numbers instead of print conversions (signed decimal degrees in ``Composite:GPSLatitude``).
+
+When the ``exiftool`` program is absent, Pillow reads EXIF, GPS and XMP instead and its keys are renamed to
+ExifTool's (EXIF groups ``IFD0``/``ExifIFD``/``GPS``; XMP ``XMP-<prefix>`` with the namespace prefix the file
+declares, which is what ExifTool shows for namespaces it does not know). ``TagSet.note`` says so: maker notes and
+GeoTIFF keys are then missing.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import re
+import shutil
+import threading
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tools.common import ToolError
+
+EXIFTOOL_ARGS = ["-G1", "-n"]
+_LOCK = threading.Lock()
+_HELPER: list[Any] = []  # the running ExifToolHelper, started on first use and kept for the process
+_OWNER: list[int] = []  # pid of the process that started it (a forked child must start its own)
+
+
+@dataclass
+class TagSet:
+    """Tags of one file (``"Group:Tag" -> value``), the reader that produced them and a note on its limits."""
+
+    tags: dict[str, Any] = field(default_factory=dict)
+    reader: str = ""
+    note: str | None = None
+
+
+def read_tags(path: str | Path) -> TagSet:
+    """All metadata tags of ``path``: ExifTool when installed, else Pillow (with a note saying what is missing).
+
+    Raises :class:`ToolError` for a missing file or one that neither reader can parse as an image.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise ToolError(f"image not found: {p}")
+    if not p.is_file():
+        raise ToolError(f"not a file: {p}")
+    if shutil.which("exiftool") is not None:
+        try:
+            return _read_exiftool(p)
+        except ToolError:
+            raise
+        except Exception as exc:  # a broken exiftool install: fall back rather than lose the request
+            return _read_pillow(p, f"exiftool failed ({exc}); read with Pillow: maker notes and GeoTIFF keys missing")
+    return _read_pillow(p, "exiftool not installed (Debian package libimage-exiftool-perl); read with Pillow: "
+                           "maker notes and GeoTIFF keys missing")
+
+
+def _helper() -> Any:
+    import exiftool
+
+    if _OWNER and _OWNER[0] != os.getpid():  # forked: the helper's pipes belong to the parent
+        _HELPER.clear()
+        _OWNER.clear()
+    if not _HELPER or not _HELPER[0].running:
+        _HELPER.clear()
+        _OWNER[:] = [os.getpid()]
+        helper = exiftool.ExifToolHelper(common_args=EXIFTOOL_ARGS, check_execute=False)
+        helper.run()
+        _HELPER.append(helper)
+    return _HELPER[0]
+
+
+@atexit.register
+def _stop_helper() -> None:
+    if _OWNER and _OWNER[0] != os.getpid():
+        _HELPER.clear()
+        return
+    for helper in _HELPER:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                helper.terminate()
+        except Exception:  # already gone
+            pass
+    _HELPER.clear()
+
+
+def _read_exiftool(p: Path) -> TagSet:
+    with _LOCK:
+        helper = _helper()
+        try:
+            rows = helper.get_metadata(str(p))
+        except Exception:  # the long-running process may have died: one restart
+            _stop_helper()
+            rows = _helper().get_metadata(str(p))
+        version = helper.version
+    tags = dict(rows[0]) if rows else {}
+    if "File:FileType" not in tags or "ExifTool:Error" in tags:
+        raise ToolError(f"not a readable image (cannot read metadata): {p}: {tags.get('ExifTool:Error', 'unknown')}")
+    if not str(tags.get("File:MIMEType", "image/")).startswith("image/"):
+        raise ToolError(f"not a readable image (cannot read metadata): {p} is {tags.get('File:FileType')}")
+    return TagSet(tags, f"exiftool {version}")
+
+
+# Pillow EXIF names that ExifTool spells differently.
+_PIL_RENAME = {"FocalLengthIn35mmFilm": "FocalLengthIn35mmFormat"}
+_EXIF_IFD_OF_PIL = {"Exif": "ExifIFD", "GPSInfo": "GPS", "Interop": "InteropIFD"}
+
+
+def _read_pillow(p: Path, note: str) -> TagSet:
+    from PIL import ExifTags, Image, UnidentifiedImageError
+
+    try:
+        with Image.open(p) as im:
+            width, height = im.size
+            exif = im.getexif()
+            raw_xmp = im.info.get("xmp") or im.info.get("XML:com.adobe.xmp") or b""
+    except UnidentifiedImageError as exc:
+        raise ToolError(f"not a readable image (cannot read metadata): {p}") from exc
+    except OSError as exc:
+        raise ToolError(f"cannot read metadata of {p}: {exc}") from exc
+    tags: dict[str, Any] = {"File:ImageWidth": width, "File:ImageHeight": height}
+    for tag_id, value in exif.items():
+        tags[f"IFD0:{ExifTags.TAGS.get(tag_id, tag_id)}"] = _plain(value)
+    for ifd_name, group in _EXIF_IFD_OF_PIL.items():
+        names = ExifTags.GPSTAGS if group == "GPS" else ExifTags.TAGS
+        for tag_id, value in exif.get_ifd(getattr(ExifTags.IFD, ifd_name)).items():
+            name = names.get(tag_id, str(tag_id))
+            tags[f"{group}:{_PIL_RENAME.get(name, name)}"] = _plain(value)
+    _signed_gps(tags)
+    tags.update(_xmp_tags(raw_xmp))
+    return TagSet(tags, "pillow", note)
+
+
+def _plain(value: Any) -> Any:
+    """Pillow's rationals and tuples → floats and lists; bytes → text."""
+    if isinstance(value, bytes):
+        return value.decode("latin-1", "ignore").replace("\x00", "").strip()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    try:
+        x = float(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return value
+    return x if math.isfinite(x) else None
+
+
+def _signed_gps(tags: dict[str, Any]) -> None:
+    """ExifTool's ``-n`` composites: signed decimal degrees and a signed altitude."""
+    for axis, negative in (("Latitude", "S"), ("Longitude", "W")):
+        dms = tags.get(f"GPS:GPS{axis}")
+        if isinstance(dms, list) and len(dms) == 3 and all(isinstance(v, float) for v in dms):
+            deg = dms[0] + dms[1] / 60.0 + dms[2] / 3600.0
+            ref = str(tags.get(f"GPS:GPS{axis}Ref", "")).strip().upper()
+            tags[f"Composite:GPS{axis}"] = -deg if ref.startswith(negative) else deg
+    alt = tags.get("GPS:GPSAltitude")
+    if isinstance(alt, float):
+        tags["Composite:GPSAltitude"] = -alt if tags.get("GPS:GPSAltitudeRef") in (1, 1.0, "\x01") else alt
+
+
+_XMLNS = re.compile(rb"""xmlns:([A-Za-z0-9_.-]+)\s*=\s*["']([^"']+)["']""")
+
+
+def _xmp_tags(raw: bytes | str) -> dict[str, Any]:
+    """Leaf values of an XMP packet keyed ``XMP-<prefix>:<Name>`` (struct fields joined to their parent's name)."""
+    if not raw:
+        return {}
+    data = raw.encode("utf-8", "ignore") if isinstance(raw, str) else raw
+    prefixes = {uri.decode("utf-8", "ignore"): name.decode() for name, uri in _XMLNS.findall(data)}
+    try:
+        from defusedxml import ElementTree
+    except ImportError:  # pragma: no cover - defusedxml is a pinned dependency
+        return {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            root = ElementTree.fromstring(data.strip(b"\x00 \t\r\n"))
+    except Exception:  # malformed XMP: keep the EXIF we have
+        return {}
+    out: dict[str, Any] = {}
+
+    def key(qname: str) -> tuple[str, str] | None:
+        if not qname.startswith("{"):
+            return None
+        uri, local = qname[1:].split("}", 1)
+        prefix = prefixes.get(uri)
+        return None if prefix in (None, "rdf", "x") else (prefix, local)
+
+    def visit(elem: Any, parent: str) -> None:
+        for attr, value in elem.attrib.items():
+            k = key(attr)
+            if k is not None:
+                out.setdefault(f"XMP-{k[0]}:{parent}{k[1]}", _xmp_value(value))
+        k = key(elem.tag)
+        children = list(elem)
+        name = parent + k[1] if k is not None else parent
+        if k is not None and not children and elem.text and elem.text.strip():
+            out.setdefault(f"XMP-{k[0]}:{name}", _xmp_value(elem.text))
+        for child in children:
+            visit(child, name)
+
+    visit(root, "")
+    return out
+
+
+def _xmp_value(text: str) -> Any:
+    text = text.strip()
+    try:
+        x = float(text)
+    except ValueError:
+        return text
+    return x if math.isfinite(x) else text
