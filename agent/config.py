@@ -62,12 +62,16 @@ class Config:
     llm_max_tokens: int = 512  # reply length limit: a model that does not stop is cut here (finish_reason length)
     llm_timeout_s: float = 120.0  # seconds per LLM request
     llm_max_retries: int = 2  # retries after a failed request (backoff 0.5 s, 1 s, ...: connection errors, 408/429/5xx)
-    # MCP server limits
-    allowed_roots: list[str] = field(default_factory=lambda: [os.getcwd()])
-    max_image_pixels: int = 60_000_000
+    # MCP server limits. allowed_roots: folders whose images file-path arguments may name (none: base64 only; the
+    # CLI's `uav-agent mcp` defaults to a safe working directory, the in-process agent adds the asked images' folders)
+    allowed_roots: list[str] = field(default_factory=list)
+    max_image_pixels: int = 60_000_000  # width x height, read from the header before decoding
     max_image_bytes: int = 80_000_000
+    min_image_side: int = 16  # smaller images are refused (no tool can work on them)
+    max_image_aspect: float = 25.0  # longer side / shorter side
     max_images_per_call: int = 32
-    call_timeout_s: float = 120.0
+    call_timeout_s: float = 120.0  # a served call past this is stopped (its worker process is killed)
+    tool_workers: int = 2  # worker processes of a served MCP server (calls beyond this wait for a free worker)
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Config":

@@ -118,6 +118,29 @@ def matches(a: np.ndarray, b: np.ndarray, points_a: np.ndarray, points_b: np.nda
     return canvas
 
 
+def summary_lines(data: dict, limit: int = 10) -> list[str]:
+    """``key: value`` lines of a result's scalar values (nested dicts one level down as ``outer.key``), numbers
+    rounded, at most ``limit`` lines: what a caption shows of a tool that has no picture of its own."""
+    lines: list[str] = []
+    for key, value in data.items():
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for sub, v in items:
+            if v is None or isinstance(v, (dict, list)):
+                continue
+            text = f"{v:.4g}" if isinstance(v, float) else str(v)
+            lines.append(f"{key}.{sub}: {text[:60]}" if sub is not None else f"{key}: {text[:60]}")
+    return lines[:limit]
+
+
+def caption(rgb: np.ndarray, lines: Sequence[str]) -> np.ndarray:
+    """A copy with ``lines`` written top-left, one per row, each on a filled background."""
+    out = rgb.copy()
+    _, h = cv2.getTextSize("Ag", cv2.FONT_HERSHEY_SIMPLEX, _font_scale(out), max(1, _thickness(out) // 2))[0]
+    for i, text in enumerate(lines):
+        label(out, text, (4, (i + 1) * (h * 1.6) + 4), PALETTE[3])
+    return out
+
+
 def png(rgb: np.ndarray, max_side: int = MAX_SIDE) -> bytes:
     """PNG bytes of an RGB image, downscaled (area interpolation) so its longer side is at most ``max_side``."""
     scale = max_side / max(rgb.shape[:2])

@@ -41,16 +41,24 @@ class ToolReply:
 
 @asynccontextmanager
 async def connect(config: Config | None = None, url: str | None = None, *, token: str | None = None,
-                  timeout_s: float = 300.0) -> AsyncIterator[ClientSession]:  # fmt: skip
+                  timeout_s: float = 300.0, isolation: str = "thread") -> AsyncIterator[ClientSession]:  # fmt: skip
     """Yield an initialised session: to an in-memory server built from ``config`` (default), or to the
-    streamable-HTTP server at ``url`` (e.g. ``http://127.0.0.1:8765/mcp``; ``token`` sent as a bearer token)."""
+    streamable-HTTP server at ``url`` (e.g. ``http://127.0.0.1:8765/mcp``; ``token`` sent as a bearer token).
+
+    The in-memory server runs calls in threads of this process (``isolation="thread"``: no worker start-up, models
+    shared with the caller) unless ``isolation="process"`` asks for stoppable worker processes."""
     if url is None:
         from mcp.shared.memory import create_connected_server_and_client_session
 
         from mcp_server.server import build_server
 
-        async with create_connected_server_and_client_session(build_server(config)) as session:
-            yield session
+        server = build_server(config, isolation="process" if isolation == "process" else "thread")
+        try:
+            async with create_connected_server_and_client_session(server) as session:
+                yield session
+        finally:
+            if server.workers is not None:
+                server.workers.close()
         return
     from mcp.client.streamable_http import streamable_http_client
 

@@ -1,25 +1,33 @@
 """Images for MCP tool calls: a file path under an allowed root, or base64 (optionally a ``data:`` URL).
 
 Every refusal raises :class:`RequestError` (a :class:`tools.common.ToolError`) whose message names the limit or the
-rule, so the client sees why. Paths are resolved (symlinks followed) before the root check, so a link inside a root
-that points outside it is refused. Limits come from :class:`agent.config.Config`: ``max_image_bytes`` (encoded
-size), ``max_image_pixels`` (decoded width × height, checked before full decoding) and ``allowed_roots``.
+rule, so the client sees why, and never quotes more than :data:`SHOWN_CHARS` characters of the input. Paths are
+resolved (symlinks followed) before the root check, so a link inside a root that points outside it is refused.
+Limits come from :class:`agent.config.Config`: ``max_image_bytes`` (encoded size), ``max_image_pixels`` (width ×
+height, read from the file header by Pillow before anything is decoded, so a decompression bomb costs
+milliseconds), ``min_image_side`` and ``max_image_aspect`` (images no tool can work on), ``allowed_roots``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import io
 import re
 import tempfile
+import warnings
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 from agent.config import Config
 from tools.common import ToolError, load_image
+
+SHOWN_CHARS = 80  # at most this many characters of an argument appear in an error message
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: a longer string cannot be a path
 
 
 class RequestError(ToolError):
@@ -43,13 +51,35 @@ class LoadedImage:
 _DATA_URL = re.compile(r"^data:(?P<mime>[\w/+.-]*)(?:;[\w=.-]+)*;base64,", re.IGNORECASE)
 _B64_CHARS = re.compile(r"^[A-Za-z0-9+/=_\-\s]+$")
 _MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"RIFF")
+_URLSAFE = str.maketrans("-_", "+/")
+
+
+def shown(text: object, limit: int = SHOWN_CHARS) -> str:
+    """``repr`` of an argument for an error message, cut to ``limit`` characters with the full length said."""
+    s = repr(text)
+    return s if len(s) <= limit else f"{s[: limit - 1]}… ({len(str(text))} characters)"
+
+
+def check_roots(roots: list[str]) -> list[Path]:
+    """Resolved allowed roots; :class:`RequestError` for an empty entry or a root that is not an existing folder."""
+    out = []
+    for r in roots:
+        if not str(r).strip():
+            raise RequestError("an allowed root is empty (e.g. --root ''): give an existing folder")
+        path = Path(r).expanduser().resolve()
+        if not path.is_dir():
+            raise RequestError(f"allowed root {shown(str(r))} is not an existing folder")
+        out.append(path)
+    return out
 
 
 def allowed_roots(config: Config) -> list[Path]:
     """The configured roots, resolved (symlinks followed)."""
-    if not config.allowed_roots:
-        raise RequestError("no allowed roots configured (Config.allowed_roots / UAV_AGENT_ALLOWED_ROOTS): paths refused")
-    return [Path(r).expanduser().resolve() for r in config.allowed_roots]
+    roots = [Path(r).expanduser().resolve() for r in config.allowed_roots if str(r).strip()]
+    if not roots:
+        raise RequestError("no allowed roots configured (Config.allowed_roots / UAV_AGENT_ALLOWED_ROOTS / "
+                           "uav-agent mcp --root): file paths are refused, send images as base64")  # fmt: skip
+    return roots
 
 
 def resolve_path(text: str, config: Config) -> Path:
@@ -60,34 +90,45 @@ def resolve_path(text: str, config: Config) -> Path:
     """
     if "\x00" in text:
         raise RequestError("image path contains a NUL byte")
+    if len(text) > MAX_PATH_CHARS:
+        raise RequestError(f"image is neither a file path (over {MAX_PATH_CHARS} characters) nor base64 image data "
+                           f"(no PNG/JPEG/TIFF/BMP/GIF/WEBP signature): {shown(text)}")  # fmt: skip
     roots = allowed_roots(config)
     raw = Path(text).expanduser()
     candidate = raw if raw.is_absolute() else roots[0] / raw
     try:
         real = candidate.resolve(strict=False)
-    except (OSError, RuntimeError) as exc:  # symlink loops
-        raise RequestError(f"cannot resolve image path {text!r}: {exc}") from None
+    except (OSError, RuntimeError) as exc:  # symlink loops, names too long
+        raise RequestError(f"cannot resolve image path {shown(text)}: {type(exc).__name__}") from None
     if not any(real == root or real.is_relative_to(root) for root in roots):
-        shown = ", ".join(str(r) for r in roots)
-        raise RequestError(f"path not allowed: {text!r} resolves outside the allowed roots ({shown}); "
+        listed = ", ".join(str(r) for r in roots)
+        raise RequestError(f"path not allowed: {shown(text)} resolves outside the allowed roots ({listed}); "
                            "set Config.allowed_roots / UAV_AGENT_ALLOWED_ROOTS or send the image as base64")  # fmt: skip
-    if not real.exists():
-        raise RequestError(f"image not found: {text!r}")
-    if not real.is_file():
-        raise RequestError(f"not a file: {text!r}")
-    size = real.stat().st_size
+    try:
+        if not real.exists():
+            raise RequestError(f"image not found: {shown(text)}")
+        if real.is_dir():
+            raise RequestError(f"not a file: {shown(text)} is a folder; give one image file inside it")
+        if not real.is_file():
+            raise RequestError(f"not a file: {shown(text)}")
+        size = real.stat().st_size
+    except OSError as exc:
+        raise RequestError(f"cannot read image path {shown(text)}: {type(exc).__name__}") from None
     if size > config.max_image_bytes:
-        raise RequestError(f"image too large: {text!r} has {size} bytes, limit max_image_bytes={config.max_image_bytes}")
+        raise RequestError(f"image too large: {shown(text)} has {size} bytes, limit max_image_bytes="
+                           f"{config.max_image_bytes}")  # fmt: skip
     return real
 
 
 def looks_like_base64(text: str) -> bool:
-    """True for a ``data:`` URL or a base64 string whose first bytes are a known image signature."""
+    """True for a ``data:`` URL or a base64 string (standard or URL-safe alphabet) whose first bytes are a known
+    image signature."""
     if _DATA_URL.match(text):
         return True
     head = re.sub(r"\s+", "", text[:64])
     if len(head) < 16 or not _B64_CHARS.match(head):
         return False
+    head = head.translate(_URLSAFE)
     try:
         prefix = base64.b64decode(head[: len(head) // 4 * 4], validate=False)
     except (binascii.Error, ValueError):
@@ -96,19 +137,50 @@ def looks_like_base64(text: str) -> bool:
 
 
 def decode_base64(text: str, config: Config) -> bytes:
-    """Bytes of a base64 image (plain or ``data:`` URL); refuses payloads over ``max_image_bytes`` before decoding."""
+    """Bytes of a base64 image (plain or ``data:`` URL, standard or URL-safe alphabet); refuses payloads over
+    ``max_image_bytes`` before decoding."""
     m = _DATA_URL.match(text)
     payload = text[m.end() :] if m else text
     payload = re.sub(r"\s+", "", payload)
     if len(payload) * 3 // 4 > config.max_image_bytes:
         raise RequestError(f"image too large: base64 payload of ~{len(payload) * 3 // 4} bytes, "
                            f"limit max_image_bytes={config.max_image_bytes}")  # fmt: skip
+    payload = payload.rstrip("=")
     try:
-        if "-" in payload or "_" in payload:
-            return base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        return base64.b64decode(payload + "=" * (-len(payload) % 4), validate=True)
+        return base64.b64decode(payload.translate(_URLSAFE) + "=" * (-len(payload) % 4), validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise RequestError(f"malformed base64 image: {exc}") from None
+        raise RequestError(f"malformed base64 image: {str(exc)[:SHOWN_CHARS]}") from None
+
+
+def header_size(source: bytes | Path, name: str) -> tuple[int, int]:
+    """(width, height) read from the image header by Pillow without decoding pixels; :class:`RequestError` when
+    the data is not an image Pillow recognises (PNG, JPEG, TIFF, BMP, GIF, WEBP, ...)."""
+    from PIL import Image, UnidentifiedImageError
+
+    stream = io.BytesIO(source) if isinstance(source, bytes) else source
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(stream) as im:
+                return int(im.size[0]), int(im.size[1])
+    except Image.DecompressionBombError:  # Pillow's own ceiling (2 x 89 M pixels), far above any sane limit of ours
+        raise RequestError(f"image too large: {name} has over {2 * (Image.MAX_IMAGE_PIXELS or 0)} pixels "
+                           "(Pillow's decompression-bomb ceiling), limit max_image_pixels") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+        raise RequestError(f"not a readable image (corrupt or unsupported format): {name}") from None
+
+
+def check_size(width: int, height: int, name: str, config: Config) -> None:
+    """Refuse images over ``max_image_pixels`` and images too small or too thin for any tool, naming the rule."""
+    if width * height > config.max_image_pixels:
+        raise RequestError(f"image too large: {name} is {width}x{height} = {width * height} pixels, limit "
+                           f"max_image_pixels={config.max_image_pixels}")  # fmt: skip
+    if min(width, height) < config.min_image_side:
+        raise RequestError(f"image too small: {name} is {width}x{height} pixels; every side must be at least "
+                           f"min_image_side={config.min_image_side} pixels")  # fmt: skip
+    if max(width, height) > config.max_image_aspect * min(width, height):
+        raise RequestError(f"image too elongated: {name} is {width}x{height} pixels; the longer side may be at most "
+                           f"max_image_aspect={config.max_image_aspect:g} times the shorter")  # fmt: skip
 
 
 def load(image: str, config: Config) -> LoadedImage:
@@ -120,17 +192,25 @@ def load(image: str, config: Config) -> LoadedImage:
         data = decode_base64(image, config)
         return LoadedImage(_decode(data, "<base64 image>", config), None, data)
     path = resolve_path(image, config)
-    return LoadedImage(_decode(path, str(path), config), path, None)
+    return LoadedImage(_decode(path, shown(str(path)), config), path, None)
 
 
 def _decode(source: bytes | Path, name: str, config: Config) -> np.ndarray:
+    """Check the header size, then decode (OpenCV, file orientation as stored, like ``tools.common.load_image``)."""
+    check_size(*header_size(source, name), name, config)
+    buf = np.frombuffer(source, np.uint8) if isinstance(source, bytes) else np.fromfile(str(source), np.uint8)
+    arr = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    if arr is None:
+        raise RequestError(f"not a readable image (corrupt or unsupported format): {name}")
+    check_size(int(arr.shape[1]), int(arr.shape[0]), name, config)  # the decoder's view, should a header lie
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGRA2RGBA)
+    elif arr.ndim == 3 and arr.shape[2] == 3:
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB)
     try:
-        return load_image(source, max_pixels=config.max_image_pixels)
+        return load_image(arr, max_pixels=config.max_image_pixels)
     except ToolError as exc:
-        msg = str(exc).replace("<bytes>", name)
-        if "too large" in msg:
-            msg += " (max_image_pixels)"
-        raise RequestError(msg) from None
+        raise RequestError(f"{exc}: {name}") from None
 
 
 def encode_base64(path_or_bytes: str | Path | bytes, mime: str | None = None) -> str:

@@ -8,6 +8,7 @@ the files' own. Error cases each return an MCP error result and the next valid c
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from agent.config import Config
 from mcp_server.client import ToolCallError, ToolReply, call, call_full, connect
 from mcp_server.registry import REGISTRY, tool_catalog
+from mcp_server.server import SERVER_TOOLS
 
 THETA_DEG = 12.0  # rotation of view B relative to view A (image plane, about the centre)
 SHIFT_PX = (18.0, -11.0)
@@ -79,8 +81,8 @@ def test_list_tools_matches_the_registry_with_schemas(scene):
             return (await session.list_tools()).tools
 
     tools = anyio.run(go)
-    assert [t.name for t in tools] == list(REGISTRY)
-    for t in tools:
+    assert [t.name for t in tools] == [*REGISTRY, *SERVER_TOOLS]
+    for t in tools[: len(REGISTRY)]:
         assert len(t.description) > 60, t.name  # written for a model choosing tools
         assert "annotate" in t.inputSchema["properties"]
         assert t.outputSchema is not None and t.outputSchema["type"] == "object"
@@ -90,7 +92,7 @@ def test_list_tools_matches_the_registry_with_schemas(scene):
     assert required <= set(REGISTRY)
     catalog = {c["name"]: c for c in tool_catalog()}  # what planners read without a session
     assert list(catalog) == list(REGISTRY)
-    assert all(catalog[t.name]["input_schema"]["properties"] == t.inputSchema["properties"] for t in tools)
+    assert all(catalog[t.name]["input_schema"]["properties"] == t.inputSchema["properties"] for t in tools[:-1])
 
 
 def test_match_views_recovers_the_known_homography_and_draws_matches(scene):
@@ -271,18 +273,32 @@ def test_limits_name_the_setting_and_the_server_recovers(scene):
     anyio.run(go)
 
 
-def test_per_call_timeout_fires_and_the_server_recovers(scene):
+def test_per_call_timeout_stops_the_worker_and_the_server_recovers(scene):
+    """A served call past call_timeout_s has its worker process killed (no CPU burnt after the caller gave up)."""
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    from mcp_server.server import build_server
+
     root, frames = scene["root"], scene["data"] / "dji_survey_dev" / "images"
-    config = Config(allowed_roots=[str(root), str(frames)], call_timeout_s=0.5)
+    server = build_server(Config(allowed_roots=[str(root), str(frames)], call_timeout_s=0.5, tool_workers=1))
     slow = {"images": [str(frames / n) for n in ("DJI_0018.JPG", "DJI_0019.JPG", "DJI_0020.JPG")]}  # 3 x 9 MP
 
-    async def go() -> None:
-        async with connect(config) as session:
-            with pytest.raises(ToolCallError, match="call_timeout_s"):
+    async def go() -> tuple[int | None, int | None]:
+        async with create_connected_server_and_client_session(server) as session:
+            with pytest.raises(ToolCallError, match="call_timeout_s=0.5 s and was stopped.*UAV_AGENT_CALL_TIMEOUT_S"):
                 await call(session, "ego_motion", slow)
-            assert (await call(session, "camera_metadata", {"image": str(root / "a.png")}))["intrinsics"]
+            killed = server.workers.last_pid
+            data = await call(session, "clock_direction", {"target": [350, 200], "image_size": [400, 400]})
+            assert data["hour"] == 3
+            return killed, server.workers.last_pid
 
-    anyio.run(go)
+    try:
+        killed, fresh = anyio.run(go)
+    finally:
+        server.workers.close()
+    assert killed is not None and fresh != killed and server.workers.killed == 1
+    with pytest.raises(ProcessLookupError):
+        os.kill(killed, 0)
 
 
 def test_clock_direction_image_plane_convention(scene):
