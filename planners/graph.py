@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from planners.compose import abstention, compose, verify
 from planners.plans import PLANS, undecided
+from planners.program import Program
 from planners.router import Understanding, route
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -69,6 +70,8 @@ async def plan(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
     attempt = state.get("attempt", 0)
     if u.plan == "llm_tools":
         outline = ["llm chooses MCP tools"]
+    elif u.plan and u.plan.startswith("ask:"):
+        outline = [f"program: {u.plan.removeprefix('ask:')}", *(u.program or {}).get("understood", [])]
     elif u.plan in PLANS:
         outline = list(PLANS[u.plan].outline)
     else:
@@ -84,7 +87,12 @@ async def act(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
     n_before = len(ctx.tools.trace)
     try:
         if u.plan is None:
-            evidence = undecided("the question could not be placed on a known task type and no LLM is configured")
+            evidence = undecided(_not_understood(u))
+        elif u.plan.startswith("ask:"):
+            from planners.execute_regions import OPERATIONS  # registers the region operations too
+
+            program = Program.model_validate(u.program)
+            evidence = await OPERATIONS[program.ask](ctx.tools, program)
         elif u.plan == "llm_tools":
             from planners import llm
 
@@ -97,6 +105,14 @@ async def act(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
     tool_s = sum(c["seconds"] for c in calls)
     return {"evidence": evidence, "timings": [{"node": "act", "seconds": time.perf_counter() - t0,
                                                 "tool_seconds": tool_s}]}
+
+
+def _not_understood(u: Understanding) -> str:
+    """An abstention's reason: what was understood of the question and what was not."""
+    p = u.program or {}
+    said = "; ".join(p.get("unsure") or ["the question could not be placed on a known task type"])
+    understood = ", ".join(x for x in p.get("understood", []) if x)
+    return said + (f" (understood: {understood})" if understood else "") + "; no LLM is configured"
 
 
 async def compose_node(state: PlannerState) -> dict:

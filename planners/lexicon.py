@@ -38,7 +38,8 @@ ABBREVIATIONS: dict[str, str] = {
     "rgn": "region", "no.": "number", "num": "number", "qty": "number", "horiz": "horizontal", "vert": "vertical",
     "uavs": "drones", "uas": "drone", "rpas": "drone", "ir": "infrared", "qc": "quality check", "nr": "near",
     "ctr": "centre", "cntr": "centre", "center": "centre", "centered": "centred", "meters": "metres",
-    "meter": "metre", "color": "colour", "gray": "grey",
+    "meter": "metre", "color": "colour", "gray": "grey", "wat": "what", "whats": "what is", "wht": "what", "hw": "how",
+    "dont": "do not", "doesnt": "does not", "isnt": "is not", "thru": "through", "tho": "though",
 }
 
 #: Words the parser's concepts are written in; misspellings of these are corrected.

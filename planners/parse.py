@@ -22,7 +22,7 @@ import re
 from planners.conventions import parse_options, word_number
 from planners.lexicon import normalise
 from planners.program import Ask, Conventions, Program, Referent
-from planners.referents import images_named, region_ids, stated_values
+from planners.referents import REGION_NOUNS, images_named, region_ids, stated_values
 
 UNIT_WORDS = {"m": "m", "metres": "m", "metre": "m", "kilometres": "km", "feet": "ft", "foot": "ft", "yards": "yd",
               "miles": "mi", "centimetres": "cm", "millimetres": "mm", "inches": "in", "inch": "in"}
@@ -56,9 +56,9 @@ C = {
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
-               r"biggest part of the same|largest part of the same|same area|in common",
+               r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common",
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bred box\b|\bthe box\b|same spot|same place|"
-                r"same location|same feature|\bfeature\b|\bpatch\b",
+                r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
@@ -69,9 +69,17 @@ C = {
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
+    "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"
+                   r"\b(standing|stand) at the\b|\bfrom you\b|\bto you\b|\byour (position|view|viewpoint)\b",
+    "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
+                   r"picture|frame|ground|patch|area|scene)|\bhow (wide|tall|long|big) is (the|a|an) (?!drone|aircraft|"
+                   r"camera|uav|image|photo|picture|frame|ground|patch|area|scene)",
+    "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
+    "camera_info": r"focal length|camera model|which camera|\bexif\b|\bmetadata\b|\bgps\b|lens",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
-    "metric_distance": r"\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bapart\b|how many (" + _UNIT_RX + r")\b|"
+    "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
+                       r"\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bapart\b|how many (" + _UNIT_RX + r")\b|"
                        r"\b(in|into) (" + _UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",
     "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
                     r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
@@ -93,6 +101,20 @@ def parse_question(question: str, n_images: int) -> Program:
     conv = _conventions(text, stated)
     refs = [Referent(kind="region", id=rid, image=img) for rid, img in region_ids(rest)]
     program = _program(rest, n_images, refs, conv)
+    if parse_options(question):
+        program = Program(ask=Ask.CHOICE, operands=refs, conventions=conv, understood=["asked: choice (options)"])
+    program.question = question
+    if program.ask == Ask.TILT and stated.pitch_deg is None:  # "straight down or oblique?" asks, it does not state
+        program.conventions.pitch_deg = None
+    if program.ask == Ask.CLOCK and (anchor := _anchor(rest)) is not None and anchor in program.regions():
+        program.conventions.anchor = Referent(kind="region", id=anchor)
+        program.understood.append(f"anchor: region {anchor}")
+    if program.ask == Ask.ORDER and re.search(r"(nearest|closest) and (the )?(farthest|furthest)", rest):
+        program.expect = "nearest_and_farthest"
+    if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
+        program.expect = "same"
+    if program.ask == Ask.QUALITY and program.form == "yes_no" and re.search(POSITIVE_QUALITY, rest):
+        program.expect = "no_" + (program.expect or "any")
     program.understood += [f"stated: {s.strip()}" for s in stated.spans]
     if program.ask == Ask.COUNT:
         program.operands.append(Referent(kind="object", label=_count_label(rest)))
@@ -108,8 +130,18 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return Program(ask=ask, operands=operands if operands is not None else list(refs), conventions=conv,
                        form=form, expect=expect, understood=[f"asked: {ask.value}" + (f" ({why})" if why else "")])
 
-    if n >= 2 and parse_options(t):
-        return make(Ask.CHOICE, why="options given")
+    if n >= 2 and (parse_options(t) or re.search(r"\boptions?\b|\bletter\b|\b[a-e]-[a-e]\b", t)) or (
+            n >= 3 and re.search(r"ground[- ](level |view )?(image|photo|picture|view)", t)) or re.search(
+            r"\buav\s*\d\b|\bdrone\s*\d\b|\bwhich (uav|drone)s?\b", t):
+        return make(Ask.CHOICE, why="options given, or several drones compared")
+    if n >= 2 and re.search(r"\bvideo\b|temporal order", t):
+        return make(Ask.MOTION, form="label", why="how the drone moved over the frames")
+    if has("perspective", t) or has("object_size", t):
+        return make(Ask.SEMANTIC, why="about named objects, seen from a place or measured: needs recognition")
+    if has("occlusion", t) and n == 2:
+        return make(Ask.VISIBILITY, why="what one view hides")
+    if n == 2 and (re.search(r"bounding box|\[x1", t) or re.search(r"same object", t) and regions):
+        return make(Ask.BOX, why="an object of image 1 found in image 2")
     if n == 1 and has("gsd", t) and (NON_COUNT.search(t) or not has("count", t)):
         return make(Ask.GSD, why="length per pixel")
     if n == 1 and not regions and has("footprint", t) and not has("gsd", t):
@@ -156,11 +188,13 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.ALTITUDE, [Referent(kind="camera", image=1)], why="height of the camera")
     if n >= 2 and has("overlap", t):
         return make(Ask.OVERLAP, form="choice", why="which image overlaps image 1 most")
-    if n >= 2 and (has("motion", t) or n >= 3):
+    if n >= 2 and has("motion", t):
         return make(Ask.MOTION, form="label", why="how the drone moved")
+    if has("camera_info", t):
+        return make(Ask.CAMERA, why="camera metadata")
     if has("count", t) and not NON_COUNT.search(t):
         return make(Ask.COUNT, why="number of objects")
-    if n == 1 and has("quality", t) and not has("semantic", t.replace("what kind of", "")):
+    if n == 1 and has("quality", t):
         return make(Ask.QUALITY, form="yes_no" if yes_no else "label", expect=_quality_expect(t) if yes_no else None,
                     why="image quality")
     if n == 1 and has("tilt", t):
@@ -174,6 +208,16 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     p.understood, p.unsure = [], ["no asked quantity recognised (not a distance, angle, direction, clock, height, "
                                   "footprint, GSD, count, overlap, motion, quality or tilt question)"]
     return p
+
+
+POSITIVE_QUALITY = r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b"
+
+
+def _anchor(t: str) -> int | None:
+    """The region a direction is measured from ("from region 2", "seen from box 1"), or None."""
+    m = re.search(r"(?:from|relative to|with respect to|seen from)\s+(?:the\s+)?(?:" + REGION_NOUNS
+                  + r")\s*(?:number\s+|numbered\s+|#)?(\d{1,2})\b", t)
+    return int(m.group(1)) if m else None
 
 
 def _pair_refs(kind: str = "image") -> list[Referent]:

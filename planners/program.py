@@ -42,6 +42,7 @@ class Ask(str, Enum):
     MOTION = "motion"  # how the drone moved over ordered frames
     QUALITY = "quality"  # image quality problems (or a yes/no about one)
     TILT = "tilt"  # nadir or oblique (or a yes/no about it)
+    CAMERA = "camera"  # camera metadata facts (model, focal length, GPS): the metadata tool's answer
     CHOICE = "choice"  # a multiple-choice question whose options carry the meaning
     SEMANTIC = "semantic"  # needs recognition of what things are (an LLM/VLM), not geometry
 
@@ -92,7 +93,7 @@ class Program(BaseModel):
     answer_format: str | None = Field(None, description="agent.answers.AnswerFormat member name of the answer")
     understood: list[str] = Field(default_factory=list, description="what the parser read, for the trace")
     unsure: list[str] = Field(default_factory=list, description="what it could not read")
-    then: "Program | None" = Field(None, description="a second question asked in the same sentence")
+    question: str = Field("", description="the question text (filled in by the planner)")
 
     def regions(self, image: int | None = None) -> list[int]:
         """Ids of the region operands (of 1-based ``image`` when given), in order of mention."""

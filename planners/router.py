@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 from planners.conventions import Conventions, parse_conventions, parse_options
+from planners.parse import parse_question
+from planners.program import Ask, Program
 from planners.tasks import MULTI_CHOICE, TASKS, TaskSpec
 
 RULE_MIN_SCORE = 0.9  # the best rule score must reach this ...
@@ -36,6 +38,7 @@ class Understanding:
     method: str  # hint | rules | embedding | none
     conventions: Conventions = field(default_factory=Conventions)
     candidates: list[tuple[str, float]] = field(default_factory=list)
+    program: dict | None = None  # the typed question program (planners.program.Program), when one was parsed
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -85,7 +88,7 @@ def rule_scores(question: str, n_images: int) -> list[tuple[str, float]]:
     return scores
 
 
-def route(question: str, n_images: int, *, task_hint: str | None = None, use_embeddings: bool = True,
+def route(question: str, n_images: int, *, task_hint: str | None = None, use_embeddings: bool = False,
           minilm_dir: str | None = None) -> Understanding:
     """Place ``question`` (asked about ``n_images`` images) on a task type and read its conventions.
 
@@ -99,7 +102,11 @@ def route(question: str, n_images: int, *, task_hint: str | None = None, use_emb
         if not spec.accepts(n_images):
             raise ImageCountError(_count_message(spec, n_images))
         return _make(spec, conv, 1.0, "hint", [])
-    scores = rule_scores(question, n_images)
+    program = parse_question(question, n_images)
+    if (named := program_understanding(program, conv)) is not None:
+        return named
+    scores = [(name, score) for name, score in rule_scores(question, n_images)
+              if fits(program, TASKS[name])]
     top = scores[0] if scores else ("", 0.0)
     second = scores[1][1] if len(scores) > 1 else 0.0
     if top[1] >= RULE_MIN_SCORE and top[1] - second >= RULE_MARGIN:
@@ -116,7 +123,59 @@ def route(question: str, n_images: int, *, task_hint: str | None = None, use_emb
             return _make(TASKS[combined[0][0]], conv, float(min(1.0, combined[0][1])), "embedding", combined[:3])
     elif top[1] >= RULE_MIN_SCORE:
         return _make(TASKS[top[0]], conv, 0.5, "rules", scores[:3])
-    return Understanding(None, None, None, False, 0.0, "none", conv, scores[:3])
+    why = program.unsure or [f"understood a {program.ask.value} question, which needs recognition of what things "
+                             "are (an LLM/VLM); none is configured"]
+    return Understanding(None, None, None, program.ask == Ask.SEMANTIC, 0.0, "none", conv, scores[:3],
+                         program.model_dump(mode="json") | {"unsure": why})
+
+
+#: Answer formats of the asks the program executor answers itself (``planners.execute``), by (ask, form).
+PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
+    (Ask.COMPASS, "value"): "COMPASS", (Ask.HEADING_CHANGE, "value"): "ANGLE", (Ask.TURNED, "yes_no"): "YES_NO",
+    (Ask.DISTANCE, "value"): "LENGTH", (Ask.ALTITUDE, "value"): "LENGTH", (Ask.FOOTPRINT, "value"): "FOOTPRINT",
+    (Ask.GSD, "value"): "GSD", (Ask.COUNT, "value"): "COUNT", (Ask.OVERLAP, "choice"): "CHOICE",
+    (Ask.QUALITY, "yes_no"): "YES_NO", (Ask.QUALITY, "label"): "LABEL", (Ask.TILT, "yes_no"): "YES_NO",
+    (Ask.TILT, "label"): "LABEL", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
+    (Ask.ORDER, "value"): "REGION_LIST",
+}
+#: Asks that are benchmark task types, answered by the task's named program in its canonical format.
+NAMED_PROGRAMS: dict[Ask, str] = {Ask.CLOCK: "Direction_Recognition", Ask.ORDER: "Distance_Comparison",
+                                  Ask.POSE: "A2A_Camera_Transformation",
+                                  Ask.HEADING_CHANGE: "A2A_Camera_Transformation"}
+
+
+def program_understanding(program: Program, conv: Conventions) -> Understanding | None:
+    """The understanding of a question whose program the executor answers; None to let the task rules decide
+    (multiple choice, correspondences, boxes and semantic questions, which are benchmark task types)."""
+    ask, form = program.ask, program.form
+    fmt = PROGRAM_FORMATS.get((ask, form))
+    if ask == Ask.MOTION and program.expect == "compass":
+        fmt = "COMPASS"
+    if ask == Ask.TRANSFER:
+        fmt = "CLOCK" if program.expect == "clock" else "REGION_LIST"
+    if ask == Ask.MOTION and program.expect != "compass" and re.search(
+            r"\bvideo\b|temporal order|describe|narrate|\btell me about\b", program.question.lower()):
+        return _make(TASKS["Motion_Understanding"], conv, 1.0, "program", [])  # the benchmark's free-text format
+    if ask == Ask.POSE:  # the camera transformation task: its plan, heading and distance in its canonical format
+        spec = TASKS[NAMED_PROGRAMS[ask]]
+        return Understanding(spec.name, "ANGLE_DISTANCE", spec.plan, False, 1.0, "program", conv, [],
+                             program.model_dump(mode="json"))
+    if fmt is None or ask == Ask.OVERLAP and re.search(r"candidate|query|option|(reply|answer) with",
+                                                         program.question.lower()):
+        return None  # benchmark wording: the collaboration task answers with an option letter
+    named = ask == Ask.ORDER or (ask == Ask.CLOCK and bool(program.regions())) or ask == Ask.HEADING_CHANGE
+    task = NAMED_PROGRAMS[ask] if named else f"Free:{ask.value}"
+    return Understanding(task, fmt, f"ask:{ask.value}", False, 1.0, "program", conv, [],
+                         program.model_dump(mode="json"))
+
+
+def fits(program: Program, spec: TaskSpec) -> bool:
+    """Whether a task type may answer this program: never a task whose answer is of another kind."""
+    if program.ask == Ask.CHOICE:
+        return spec.answer_format == "OPTION_LETTER"
+    if program.ask == Ask.SEMANTIC and not program.unsure:
+        return spec.needs_semantics
+    return True
 
 
 def check_image_count(question: str, n_images: int, scores: list[tuple[str, float]]) -> None:

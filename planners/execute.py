@@ -1,0 +1,256 @@
+"""The executor of question programs: one operation per asked quantity, each a short sequence of MCP tool calls
+that composes the typed answer (``agent.answers`` / ``agent.answers_measure``).
+
+Operations read the :class:`~planners.program.Program` the parser (or the LLM) wrote and return plan evidence
+(``planners.plans.found`` / ``undecided``): a value for the answer format, a confidence and a reason. They never
+answer a different question: when the value asked for cannot be measured, the evidence says which value is
+missing and where it was looked for.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Awaitable, Callable
+
+from planners.plans import Evidence, found, undecided
+from planners.program import Ask, Program
+from planners.toolbox import ToolCallError, ToolContext
+
+Operation = Callable[[ToolContext, Program], Awaitable[Evidence]]
+TURN_THRESHOLD_DEG = 12.0  # a heading change at least this large counts as "turned" (hand-held yaw noise ~ 2-5 deg)
+TURNING_MOTION_DEG = 45.0  # total yaw over a sequence from which the motion is described as turning
+METADATA_CONFIDENCE = 0.9  # values read from the file's own tags
+QUALITY_NAMES = {"blur": "blur (out of focus)", "noise": "noise (grainy)", "low_light": "too dark (underexposed)",
+                 "overexposure": "overexposed (too bright)", "fog": "haze (fog)", "occlusion": "occlusion"}
+
+
+async def geometry(ctx: ToolContext, p: Program, index: int = 0) -> dict:
+    """``photo_geometry`` of image ``index`` with the values the question states."""
+    c = p.conventions
+    return await ctx.call("photo_geometry", image=ctx.images[index], altitude_m=c.altitude_m, pitch_deg=c.pitch_deg,
+                          focal_mm=c.focal_mm, sensor_width_mm=c.sensor_width_mm, focal_px=c.focal_px,
+                          ground_width_m=c.ground_width_m)
+
+
+def _missing(g: dict, key: str, what: str) -> Evidence:
+    why = (g.get("missing") or {}).get(key) or "not in the file's metadata and not stated in the question"
+    return undecided(f"the {what} is not available: {why}")
+
+
+def _source(g: dict, key: str) -> str | None:
+    src = g.get(f"{key}_source")
+    return f"{key.removesuffix('_deg').removesuffix('_m')} from {src}" if src else None
+
+
+# --- one photo --------------------------------------------------------------------------------------------------
+async def altitude(ctx: ToolContext, p: Program) -> Evidence:
+    g = await geometry(ctx, p)
+    if g.get("altitude_m") is None:
+        return _missing(g, "altitude_m", "height above ground")
+    return found({"metres": float(g["altitude_m"]), "unit": p.conventions.unit or "m"}, METADATA_CONFIDENCE,
+                 _source(g, "altitude"))
+
+
+async def gsd(ctx: ToolContext, p: Program) -> Evidence:
+    g = await geometry(ctx, p)
+    if g.get("gsd_m_per_px") is None:
+        return _missing(g, "gsd_m_per_px", "ground sampling distance")
+    unit = p.conventions.unit if p.conventions.unit in ("cm", "mm", "m", "in") else "cm"
+    return found({"m_per_px": float(g["gsd_m_per_px"]), "unit": unit}, METADATA_CONFIDENCE,
+                 "; ".join(filter(None, [_source(g, "altitude"), _source(g, "focal")])))
+
+
+async def footprint(ctx: ToolContext, p: Program) -> Evidence:
+    g = await geometry(ctx, p)
+    if not g.get("footprint_m"):
+        return _missing(g, "footprint_m", "ground footprint")
+    w, h = (float(v) for v in g["footprint_m"])
+    return found({"width_m": w, "height_m": h, "unit": p.conventions.unit or "m"}, METADATA_CONFIDENCE,
+                 "; ".join(filter(None, [_source(g, "altitude"), _source(g, "focal")])))
+
+
+async def compass_heading(ctx: ToolContext, p: Program) -> Evidence:
+    g = await geometry(ctx, p)
+    if g.get("heading_deg") is None:
+        return _missing(g, "heading_deg", "camera heading (compass direction of the image top)")
+    return found({"bearing_deg": float(g["heading_deg"])}, METADATA_CONFIDENCE, _source(g, "heading"))
+
+
+async def tilt(ctx: ToolContext, p: Program) -> Evidence:
+    g = await geometry(ctx, p)
+    view = g.get("view")
+    if view not in ("nadir", "oblique"):
+        return _missing(g, "view", "camera tilt")
+    pitch = g.get("pitch_deg")
+    note = _source(g, "pitch")
+    if p.form == "yes_no":
+        return found({"value": view == (p.expect or "nadir")}, METADATA_CONFIDENCE, note)
+    angle = f", pitch {float(pitch):.0f} degrees" if pitch is not None else ""
+    text = f"nadir (straight down{angle})" if view == "nadir" else f"oblique (tilted{angle})"
+    return found({"text": text}, METADATA_CONFIDENCE, note)
+
+
+async def count(ctx: ToolContext, p: Program) -> Evidence:
+    label = (p.objects() or ["object"])[0]
+    r = await ctx.call("detect", image=ctx.images[0])
+    known = [str(k) for k in r.get("known_labels", ["person"])]
+    if label not in known:
+        return undecided(f"counting '{label}' needs a detector trained for it; the configured detector knows only "
+                         f"{', '.join(known)} (set the detector weights in the configuration to count other classes)")
+    n = int((r.get("counts") or {}).get(label, 0))
+    return found({"n": n, "label": label}, 0.7, "people found by the person detector; small or occluded people may "
+                 "be missed")
+
+
+async def quality(ctx: ToolContext, p: Program) -> Evidence:
+    r = await ctx.call("image_quality", image=ctx.images[0])
+    labels = [str(x) for x in r.get("labels", [])]
+    conf = 0.8
+    if p.form == "yes_no":
+        expect = p.expect or "any"
+        negative = expect.startswith("no_")
+        asked = expect.removeprefix("no_")
+        present = bool(labels) if asked == "any" else asked in labels
+        return found({"value": present != negative}, conf, f"problems found: {', '.join(labels) or 'none'}")
+    text = ", ".join(QUALITY_NAMES.get(x, x) for x in labels) or "no quality problem found (clean image)"
+    return found({"text": text}, conf)
+
+
+# --- two photos -------------------------------------------------------------------------------------------------
+async def _pose(ctx: ToolContext, prefer: str) -> tuple[dict | None, list[str]]:
+    """The first confident pose of image 2 from image 1: from metadata (GPS, heading tags) or from pixels."""
+    order = ("pose_from_metadata", "relative_pose") if prefer == "metadata" else ("relative_pose", "pose_from_metadata")
+    reasons = []
+    for tool in order:
+        args = {"image_a": ctx.images[0], "image_b": ctx.images[1]}
+        if tool == "relative_pose":
+            args["use_metadata"] = True
+        try:
+            r = await ctx.call(tool, **args)
+        except ToolCallError as exc:
+            reasons.append(f"{tool}: {exc}")
+            continue
+        if r.get("confident"):
+            r["method_tool"] = tool
+            return r, reasons
+        reasons.append(f"{tool}: {r.get('reason')}")
+    return None, reasons
+
+
+async def capture_distance(ctx: ToolContext, p: Program) -> Evidence:
+    for prefer in ("metadata",):
+        r, reasons = await _pose(ctx, prefer)
+        if r is not None and r.get("horizontal_m") is not None and r.get("scale_known", True):
+            return found({"metres": float(r["horizontal_m"]), "unit": p.conventions.unit or "m"}, 0.85,
+                         f"horizontal distance between the capture points ({r['method_tool']})")
+    return undecided("the distance between the capture points needs GPS positions or a metric scale: "
+                     + "; ".join(reasons))
+
+
+async def capture_clock(ctx: ToolContext, p: Program) -> Evidence:
+    r, reasons = await _pose(ctx, "metadata")
+    if r is None or r.get("clock") is None:
+        return undecided("where image 2 was taken could not be placed: " + "; ".join(reasons))
+    return found({"hour": int(r["clock"])}, 0.8, f"clock 12 = image 1's top ({r['method_tool']})")
+
+
+async def capture_compass(ctx: ToolContext, p: Program) -> Evidence:
+    r, reasons = await _pose(ctx, "metadata")
+    bearing = r.get("compass_bearing_deg") if r else None
+    if bearing is None:
+        return undecided("the compass direction between the capture points needs GPS positions: "
+                         + "; ".join(reasons))
+    return found({"bearing_deg": float(bearing)}, 0.85, "bearing from image 1's position to image 2's (GPS)")
+
+
+async def _heading_change(ctx: ToolContext, p: Program) -> tuple[float | None, str]:
+    """Image 2's heading minus image 1's, clockwise, in (-180, 180]: from the pixels, else from a pose read from
+    the metadata, else from each photo's own heading tag."""
+    r, reasons = await _pose(ctx, "pixels")
+    if r is not None and r.get("heading_signed_deg") is not None:
+        return float(r["heading_signed_deg"]), r["method_tool"]
+    headings = []
+    for i in (0, 1):
+        g = await geometry(ctx, p, i)
+        if g.get("heading_deg") is None:
+            reasons.append(f"image {i + 1}: {(g.get('missing') or {}).get('heading_deg', 'no heading tag')}")
+            return None, "; ".join(reasons)
+        headings.append(float(g["heading_deg"]))
+    diff = (headings[1] - headings[0] + 180.0) % 360.0 - 180.0
+    return (180.0 if diff == -180.0 else diff), "each photo's heading tag (photo_geometry)"
+
+
+async def heading_change(ctx: ToolContext, p: Program) -> Evidence:
+    deg, how = await _heading_change(ctx, p)
+    if deg is None:
+        return undecided(f"the heading change could not be measured: {how}")
+    if not p.conventions.clockwise:
+        deg = -deg
+    return found({"degrees": deg, "signed": p.conventions.signed}, 0.85,
+                 f"clockwise positive ({how})" if p.conventions.clockwise else f"counter-clockwise positive ({how})")
+
+
+async def turned(ctx: ToolContext, p: Program) -> Evidence:
+    deg, how = await _heading_change(ctx, p)
+    if deg is None:
+        return undecided(f"the heading change could not be measured: {how}")
+    changed = abs(deg) >= TURN_THRESHOLD_DEG
+    answer = not changed if p.expect == "same" else changed
+    margin = abs(abs(deg) - TURN_THRESHOLD_DEG)
+    return found({"value": answer}, 0.9 if margin > 4 else 0.5,
+                 f"heading changed by {deg:+.1f} degrees ({how}); turned means at least {TURN_THRESHOLD_DEG:.0f}")
+
+
+async def overlap(ctx: ToolContext, p: Program) -> Evidence:
+    if len(ctx.images) < 3:
+        return undecided("an overlap choice needs a reference image and at least two candidates")
+    r = await ctx.call("rank_candidate_views", image=ctx.images[0], candidates=ctx.images[1:])
+    ranking = r.get("ranking") or []
+    if not ranking or not r.get("confident", False):
+        return undecided(f"no candidate was matched to image 1 with confidence: {r.get('reason')}")
+    best = ranking[0]
+    return found({"image": int(best["index"]) + 2}, float(best.get("confidence", 0.7)),
+                 f"overlap {float(best.get('overlap', 0.0)):.2f} of image 1")
+
+
+def motion_label(forward: float, lateral: float, yaw_deg: float) -> str:
+    """forward / backward / left / right (relative to image up) or turning, from a sequence's total motion."""
+    if abs(yaw_deg) >= TURNING_MOTION_DEG:
+        return f"turning ({'right, clockwise' if yaw_deg > 0 else 'left, counter-clockwise'})"
+    angle = math.degrees(math.atan2(lateral, forward))
+    if abs(angle) <= 45:
+        return "forward (towards the top of the image)"
+    if abs(angle) >= 135:
+        return "backward (towards the bottom of the image)"
+    return "sideways to the right" if angle > 0 else "sideways to the left"
+
+
+async def motion(ctx: ToolContext, p: Program) -> Evidence:
+    if p.expect == "compass":
+        r = await ctx.call("pose_from_metadata", image_a=ctx.images[0], image_b=ctx.images[-1])
+        if r.get("confident") and r.get("compass_bearing_deg") is not None:
+            return found({"bearing_deg": float(r["compass_bearing_deg"])}, 0.85,
+                         "track from the first capture point to the last (GPS)")
+        return undecided(f"the compass direction of travel needs GPS positions: {r.get('reason')}")
+    r = await ctx.call("ego_motion", images=list(ctx.images))
+    t = r.get("total") or {}
+    if not r.get("confident", False) or t.get("forward") is None:
+        return undecided(f"the motion could not be measured: {r.get('reason')}")
+    return found({"text": motion_label(float(t["forward"]), float(t.get("lateral") or 0.0),
+                                       float(t.get("yaw_deg") or 0.0))}, 0.75, r.get("description"))
+
+
+OPERATIONS: dict[Ask, Operation] = {}  # filled by planners.execute_regions (which imports this module) and below
+OPERATIONS.update({
+    Ask.ALTITUDE: altitude, Ask.GSD: gsd, Ask.FOOTPRINT: footprint, Ask.TILT: tilt, Ask.COUNT: count,
+    Ask.QUALITY: quality, Ask.TURNED: turned, Ask.HEADING_CHANGE: heading_change, Ask.OVERLAP: overlap,
+    Ask.MOTION: motion,
+})
+
+
+async def compass(ctx: ToolContext, p: Program) -> Evidence:
+    """The compass heading of one photo, or the compass direction of image 2's position from image 1's."""
+    return await (capture_compass if len(ctx.images) >= 2 else compass_heading)(ctx, p)
+
+
+OPERATIONS[Ask.COMPASS] = compass

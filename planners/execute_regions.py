@@ -1,0 +1,111 @@
+"""Operations on drawn regions: a region's clock hour, regions ordered by distance, the ground distance between two
+regions, and where a marked spot of one image lies in another. Clock and order reuse the benchmark plans
+(``planners.plans.clock_strategy`` / ``rank_strategy``, the named programs Direction_Recognition and
+Distance_Comparison) with the referents the program resolved."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from planners.conventions import parse_conventions
+from planners.execute import OPERATIONS, capture_clock, capture_distance, geometry
+from planners.plans import Evidence, clock_strategy, found, rank_strategy, read_regions, undecided
+from planners.program import Ask, Program
+from planners.router import Understanding
+from planners.toolbox import ToolContext
+
+
+def legacy_understanding(p: Program, task: str, fmt: str, plan: str) -> Understanding:
+    """The router's :class:`Understanding` of a program, for the benchmark plans that read it."""
+    c = p.conventions
+    conv = parse_conventions(p.question or "")
+    ids = p.regions()
+    anchor = c.anchor.id if c.anchor is not None and c.anchor.kind == "region" else None
+    conv = replace(conv, region_ids=ids, region_images=[0] * len(ids), anchor_region=anchor, order=c.order,
+                   want_all=c.want_all, altitude_m=c.altitude_m, pitch_deg=c.pitch_deg, focal_px=c.focal_px,
+                   clockwise=c.clockwise, rounding=c.rounding)
+    return Understanding(task, fmt, plan, False, 1.0, "program", conv, [])
+
+
+async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
+    if len(ctx.images) >= 2 and not p.regions():
+        return await capture_clock(ctx, p)
+    return await clock_strategy(ctx, legacy_understanding(p, "Direction_Recognition", "CLOCK", "clock"))
+
+
+async def order(ctx: ToolContext, p: Program) -> Evidence:
+    u = legacy_understanding(p, "Distance_Comparison", "REGION_LIST", "rank")
+    if p.expect != "nearest_and_farthest":
+        return await rank_strategy(ctx, u)
+    ranked = await rank_strategy(ctx, replace(u, conventions=replace(u.conventions, want_all=True,
+                                                                      order="nearest_first")))
+    if ranked["value"] is None:
+        return ranked
+    ids = list(ranked["value"]["ids"])
+    return found({"ids": [ids[0], ids[-1]]}, ranked["confidence"], "nearest first, then farthest")
+
+
+def _centre(box: list[float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+
+
+async def region_distance(ctx: ToolContext, p: Program) -> Evidence:
+    ids = p.regions()[:2]
+    if len(ids) < 2:
+        return undecided("a ground distance between regions needs two regions (e.g. 'region 3 and region 5')")
+    regions, _, _ = await read_regions(ctx, 0, ids)
+    if missing := [i for i in ids if i not in regions]:
+        return undecided(f"region(s) {missing} could not be read in the image")
+    g = await geometry(ctx, p)
+    if g.get("gsd_m_per_px") is None:
+        why = (g.get("missing") or {}).get("gsd_m_per_px") or "no altitude and lens, or ground width, known"
+        return undecided(f"the ground distance needs the ground sampling distance (altitude and lens, or the ground "
+                         f"width of the image): {why}")
+    if g.get("view") == "oblique":
+        return undecided("the photo is oblique: a distance from pixel spacing holds only for straight-down photos")
+    (ax, ay), (bx, by) = _centre(regions[ids[0]]["bbox"]), _centre(regions[ids[1]]["bbox"])
+    metres = math.hypot(bx - ax, by - ay) * float(g["gsd_m_per_px"])
+    note = "centre to centre, assuming a straight-down view" if g.get("view") is None else "centre to centre"
+    return found({"metres": metres, "unit": p.conventions.unit or "m"}, 0.8, note)
+
+
+async def distance(ctx: ToolContext, p: Program) -> Evidence:
+    if len(ctx.images) >= 2:
+        return await capture_distance(ctx, p)
+    return await region_distance(ctx, p)
+
+
+def _iou(a: list[float], b: list[float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+async def transfer(ctx: ToolContext, p: Program) -> Evidence:
+    """The marked box of image 1 mapped into image 2: the region of image 2 it lands on, or its clock hour."""
+    named = p.regions(1)
+    regions, _, unlabeled = await read_regions(ctx, 0, named or None)
+    boxes = [regions[i]["bbox"] for i in named if i in regions] or [g["bbox"] for g in regions.values()] + unlabeled
+    if len(boxes) != 1:
+        return undecided(f"expected one marked box in image 1, found {len(boxes)}")
+    r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=list(boxes[0]))
+    if not r.get("confident") or not r.get("bbox"):
+        return undecided(f"the marked spot was not found in image 2: {r.get('reason')}")
+    moved = [float(v) for v in r["bbox"]]
+    if p.expect == "clock":
+        regions_b, size, _ = await read_regions(ctx, 1)
+        c = await ctx.call("clock_direction", target=moved, image_size=size)
+        return found({"hour": int(c["hour"])}, 0.75, "clock 12 = top of image 2, from its centre")
+    regions_b, _, _ = await read_regions(ctx, 1)
+    if not regions_b:
+        return undecided("no numbered region could be read in image 2")
+    best = max(regions_b, key=lambda i: _iou(regions_b[i]["bbox"], moved))
+    if _iou(regions_b[best]["bbox"], moved) <= 0.0:
+        return undecided("the marked spot lands on none of image 2's regions")
+    return found({"ids": [best]}, 0.75, f"IoU {_iou(regions_b[best]['bbox'], moved):.2f} with the mapped box")
+
+
+OPERATIONS.update({Ask.CLOCK: region_clock, Ask.ORDER: order, Ask.DISTANCE: distance, Ask.TRANSFER: transfer})
