@@ -21,7 +21,7 @@ from agent.config import Config
 from mcp_server.client import ToolCallError, call, call_full, connect, connect_stdio
 from mcp_server.images import encode_base64
 from mcp_server.registry import REGISTRY
-from mcp_server.server import http_app
+from mcp_server.server import SERVER_TOOLS, http_app
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "test-token-3f9a"
@@ -67,7 +67,7 @@ def test_stdio_spawned_server_lists_and_calls_tools(images: Path):
     async def go() -> None:
         async with connect_stdio(env=env, cwd=str(ROOT)) as session:
             names = [t.name for t in (await session.list_tools()).tools]
-            assert names == list(REGISTRY)
+            assert names == [*REGISTRY, *SERVER_TOOLS]
             reply = await call_full(session, "match_views", {"image_a": str(images / "a.png"),
                                                              "image_b": str(images / "b.png"), "method": "sift",
                                                              "annotate": True})  # fmt: skip
@@ -87,7 +87,7 @@ def test_http_calls_with_token_base64_and_concurrency(images: Path, http_url: st
 
     async def go() -> None:
         async with connect(url=http_url, token=TOKEN) as session:
-            assert [t.name for t in (await session.list_tools()).tools] == list(REGISTRY)
+            assert [t.name for t in (await session.list_tools()).tools] == [*REGISTRY, *SERVER_TOOLS]
             data = await call(session, "match_views", {"image_a": str(images / "a.png"), "image_b": b64,
                                                        "method": "sift"})  # fmt: skip
             H = np.array(data["H"])
@@ -117,6 +117,17 @@ def test_http_refuses_a_missing_or_wrong_token(http_url: str):
     assert httpx.post(http_url, json=body, headers=wrong, timeout=10).status_code == 401
 
 
+def test_http_accepts_the_bearer_scheme_in_any_case(http_url: str):
+    import httpx
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    for scheme in ("bearer", "BEARER", "Bearer"):
+        headers = {"Accept": "application/json, text/event-stream", "Authorization": f"{scheme} {TOKEN}"}
+        reply = httpx.post(http_url, json=init, headers=headers, timeout=10)
+        assert reply.status_code == 200, (scheme, reply.status_code)
+
+
 def test_non_loopback_host_needs_a_token():
     with pytest.raises(ValueError, match="non-loopback"):
         http_app(Config(), host="0.0.0.0", port=free_port(), token=None)
@@ -128,4 +139,44 @@ def test_cli_lists_the_tools():
 
     result = CliRunner().invoke(app, ["mcp", "--list"])
     assert result.exit_code == 0, result.output
-    assert [line.split(":")[0] for line in result.output.splitlines() if line] == list(REGISTRY)
+    assert [line.split(":")[0] for line in result.output.splitlines() if line] == [*REGISTRY, *SERVER_TOOLS]
+
+
+def test_stdio_answers_malformed_and_deeply_nested_lines(images: Path):
+    """Lines that are not JSON-RPC get an error reply (the SDK's transport gave none) and the server reads on."""
+    import json
+    import subprocess
+    import sys
+
+    env = {**os.environ, "UAV_AGENT_ALLOWED_ROOTS": str(images), "PYTHONPATH": str(ROOT)}
+    deep = '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    init = {"jsonrpc": "2.0", "id": 9, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+    lines = [deep, "this is not json", '{"jsonrpc": "2.0", "id": 8}', json.dumps(init)]
+    proc = subprocess.run([sys.executable, "-m", "agent.cli", "mcp"], input="\n".join(lines) + "\n", env=env,
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=120)  # fmt: skip
+    replies = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    assert [r.get("id") for r in replies] == [7, None, 8, 9], proc.stdout[:500]
+    assert replies[0]["error"]["code"] == -32700 and "nested" in replies[0]["error"]["message"]
+    assert replies[1]["error"]["code"] == -32700 and replies[2]["error"]["code"] == -32600
+    assert replies[3]["result"]["serverInfo"]["name"] == "uav-spatial-agent"
+
+
+@pytest.mark.parametrize("roots,message", [([""], "empty"), (["/no/such/folder"], "not an existing folder")])
+def test_cli_refuses_empty_and_missing_roots(roots: list[str], message: str):
+    from agent.cli import app
+
+    args = ["mcp"] + [a for r in roots for a in ("--root", r)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_default_root_is_refused_where_unsafe(tmp_path: Path):
+    from mcp_server.cli import choose_roots
+
+    with pytest.raises(ValueError, match="filesystem root"):
+        choose_roots([], [], Path("/"))
+    with pytest.raises(ValueError, match="home folder"):
+        choose_roots([], [], Path.home())
+    roots, source = choose_roots([], [], tmp_path)
+    assert roots == [str(tmp_path.resolve())] and "working directory" in source
