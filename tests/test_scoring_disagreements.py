@@ -140,6 +140,9 @@ def test_aircopbench_random_letter_is_reproducible_with_a_seed():
     assert [predicted_letter("no letters here?", draw=draw) for _ in range(5)] == list("DDACD")
     assert draw.draws == 5
     assert [LetterDraw(7)() for _ in range(1)] == [random.Random(7).choice("ABCD")]
+    # without a LetterDraw the global generator is used, as the official random.choice: seeding it reproduces
+    random.seed(0)
+    assert [predicted_letter("no letters here?") for _ in range(3)] == list("DDA")
 
 
 def test_aircopbench_strict_figure_with_guesses_and_the_figure_without():
@@ -176,11 +179,14 @@ def test_tdbench_letter_must_be_in_the_last_four_words():
     assert score(_mcq("C"), "so I choose C here") == 1.0
 
 
-def test_tdbench_article_rule_only_when_verbose():
+def test_tdbench_article_rule_only_when_verbose(monkeypatch):
     reply = "It shows a car so A"
+    monkeypatch.delenv("VERBOSE", raising=False)
     assert score(_mcq("A"), reply) == 1.0  # VERBOSE unset: the lone "A" counts
     assert tdbench.score_choice(reply, "A", OPTS, verbose=True) == 0.0
     assert score(_mcq("A"), reply, mode="lenient") == 0.0
+    monkeypatch.setenv("VERBOSE", "0")  # os.environ.get('VERBOSE', 0) is the string "0": true
+    assert score(_mcq("A"), reply) == 0.0
 
 
 def test_tdbench_option_text_only_for_replies_at_most_twice_the_options_length():

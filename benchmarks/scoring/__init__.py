@@ -111,7 +111,7 @@ def _aircopbench(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, s
     group = aircopbench.category(str(sample.metadata.get("question_type", sample.task)))
     parsed = aircopbench.extract_letter(pred, judge.mode) is not None
     if judge.mode == STRICT and not parsed:
-        letter = (judge.draw or aircopbench.LetterDraw())()
+        letter = aircopbench.random_letter(judge.draw)
         judge.extra.update(guessed_letter=letter, guess_right=letter == str(sample.target))
         return float(letter == str(sample.target)), "option_letter", group, False
     value = aircopbench.score(pred, str(sample.target), judge.mode, judge.draw)
@@ -119,7 +119,7 @@ def _aircopbench(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, s
 
 
 def _tdbench(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
-    verbose = bool(sample.metadata.get("verbose", False))
+    verbose = sample.metadata.get("verbose")  # None: VLMEvalKit's VERBOSE environment variable decides
     if sample.options:
         value = tdbench.score_choice(pred, str(sample.target), sample.options, judge.mode, verbose)
         parsed = tdbench.extract_letter(pred, sample.options, judge.mode, verbose) is not None

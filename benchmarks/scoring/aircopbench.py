@@ -2,10 +2,11 @@
 
 Strict mode (default) reads the reply as the official ``evaluation.py`` does: when the reply holds ``<think>``,
 the text from ``rfind("<think>") + len("</think>")`` on (one character past the opening tag, whatever follows),
-then the cascade, then — when no A–D appears at all — a random letter. The random letter comes from a
-``LetterDraw`` seeded once per run (``random.Random(seed).choice`` over A–D, one draw per unparseable reply in
-reply order, as the official script draws from its module-level generator). Lenient mode removes think blocks
-properly and counts an unparseable reply as wrong; the report shows both figures.
+then the cascade, then — when no A–D appears at all — a random letter. Without a ``LetterDraw`` the letter
+comes from Python's global ``random`` generator, as in the official script (``random.seed(s)`` before scoring
+reproduces its letters); the report passes a ``LetterDraw`` seeded once per file (``random.Random(seed).choice``
+over A–D, one draw per unparseable reply in reply order). Lenient mode removes think blocks properly and counts
+an unparseable reply as wrong; the report shows both figures.
 """
 
 from __future__ import annotations
@@ -91,12 +92,17 @@ def extract_letter(text: str | None, mode: Mode = STRICT) -> str | None:
     return next((c for c in upper if c in LETTERS), None)
 
 
+def random_letter(draw: LetterDraw | None = None) -> str:
+    """One official random letter: from ``draw``, or from the global ``random`` generator (the official call)."""
+    return draw() if draw is not None else random.choice(list(LETTERS))
+
+
 def predicted_letter(text: str | None, mode: Mode = STRICT, draw: LetterDraw | None = None) -> str | None:
-    """The letter the official script records: ``extract_letter``, or (strict, nothing found) ``draw()``; a fresh
-    ``LetterDraw(DEFAULT_SEED)`` is used when none is given. Lenient never guesses (None)."""
+    """The letter the official script records: ``extract_letter``, or (strict, nothing found) ``random_letter``.
+    Lenient never guesses (None)."""
     letter = extract_letter(text, mode)
     if letter is None and mode == STRICT:
-        letter = (draw or LetterDraw())()
+        letter = random_letter(draw)
     return letter
 
 

@@ -5,7 +5,8 @@ Strict mode (default) is VLMEvalKit HEAD's ``can_infer``: a letter standing alon
 when it is the one candidate letter present and sits in the last four words; failing that ``answer is X``
 (any case, starred) counts; a refusal phrase or a lone "Z" reads "Z"; then the option texts, only when the reply
 is at most twice as long as all option texts together. The article rule ("A" in a reply of more than three
-words is no answer) applies only with ``verbose=True`` (VLMEvalKit's ``VERBOSE`` environment variable). An
+words is no answer) applies only when verbose: ``verbose=True``, or by default as VLMEvalKit decides it, when the
+``VERBOSE`` environment variable is set to a non-empty value. An
 empty reply is read as "nan", the text pandas gives an empty cell. Grounding needs exactly one ``a, b, c, d``
 tuple of numbers with at most one integer digit each. Lenient mode is our own reading (any standalone letter,
 boxes of any numbers, pixels converted with the image size).
@@ -14,6 +15,7 @@ boxes of any numbers, pixels converted with the image size).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping
 
@@ -45,8 +47,14 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-def official_option(reply: str, letters: Iterable[str], verbose: bool = False) -> str | None:
+def official_verbose(verbose: bool | None = None) -> bool:
+    """``verbose`` itself, or (None) VLMEvalKit's ``os.environ.get('VERBOSE', 0)`` taken as a truth value."""
+    return bool(os.environ.get("VERBOSE", "")) if verbose is None else verbose
+
+
+def official_option(reply: str, letters: Iterable[str], verbose: bool | None = None) -> str | None:
     """VLMEvalKit ``can_infer_option``: a letter, ``NO_ANSWER`` or None (nothing read)."""
+    verbose = official_verbose(verbose)
     choices = list(letters)
     if API_FAILURE in reply:
         return None
@@ -85,7 +93,7 @@ def official_reply(prediction: object) -> str:
     return str(prediction)
 
 
-def official_letter(prediction: object, options: Mapping[str, object], verbose: bool = False) -> str:
+def official_letter(prediction: object, options: Mapping[str, object], verbose: bool | None = None) -> str:
     """The letter VLMEvalKit records under exact matching: option rule, then option texts, else ``NO_ANSWER``."""
     reply = official_reply(prediction)
     return official_option(reply, options, verbose) or official_option_text(reply, options) or NO_ANSWER
@@ -106,7 +114,7 @@ def _lenient_text(text: str, options: Mapping[str, str]) -> str | None:
 
 
 def extract_letter(text: str | None, options: Mapping[str, str] | None = None, mode: Mode = STRICT,
-                   verbose: bool = False) -> str | None:
+                   verbose: bool | None = None) -> str | None:
     """Option letter of a reply; None when nothing is read (strict: when VLMEvalKit records ``NO_ANSWER``)."""
     check_mode(mode)
     opts = dict(options) if options else {k: "" for k in "ABCD"}
@@ -117,7 +125,7 @@ def extract_letter(text: str | None, options: Mapping[str, str] | None = None, m
 
 
 def score_choice(prediction: str | None, answer: str, options: Mapping[str, str] | None = None,
-                 mode: Mode = STRICT, verbose: bool = False) -> float:
+                 mode: Mode = STRICT, verbose: bool | None = None) -> float:
     """1 iff the read letter equals the answer letter (strict: exactly as stored, VLMEvalKit's ``opt == GT``)."""
     letter = extract_letter(prediction, options, mode, verbose)
     if mode == STRICT:
