@@ -7,21 +7,15 @@ nothing is skipped silently.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
 from benchmarks.sample import RecordError, Sample
+from benchmarks.suites import SUITES as _SUITES
+from benchmarks.suites import get_suite
 
-# suite → (module, fixed keyword arguments)
-SUITES: dict[str, tuple[str, dict[str, Any]]] = {
-    "spatialuav": ("benchmarks.loaders.spatialuav", {}),
-    "synth": ("benchmarks.loaders.spatialuav", {"benchmark": "synth"}),
-    "bedi": ("benchmarks.loaders.bedi", {}),
-    "open3dvqa": ("benchmarks.loaders.open3dvqa", {}),
-    "aircopbench": ("benchmarks.loaders.aircopbench", {}),
-    "tdbench": ("benchmarks.loaders.tdbench", {}),
-}
+# suite → (module, fixed keyword arguments), read from the one registry ``benchmarks.suites.SUITES``
+SUITES: dict[str, tuple[str, dict[str, Any]]] = {n: (s.loader, dict(s.loader_kwargs)) for n, s in _SUITES.items()}
 
 __all__ = ["SUITES", "RecordError", "Sample", "load"]
 
@@ -32,9 +26,4 @@ def load(suite: str, path: str | Path, **kw: Any) -> list[Sample]:
     ``ValueError`` for an unknown suite; ``RecordError`` for a malformed record; ``TypeError`` for an option the
     suite's loader does not take.
     """
-    try:
-        module_name, fixed = SUITES[suite]
-    except KeyError:
-        raise ValueError(f"unknown benchmark suite {suite!r}; known: {', '.join(SUITES)}") from None
-    module = importlib.import_module(module_name)
-    return module.load(path, **kw, **fixed)
+    return get_suite(suite).load(path, **kw)
