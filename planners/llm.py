@@ -157,7 +157,8 @@ async def _regions_by_crops(ctx: ToolContext, u: Understanding) -> dict:
     prompt = f"{ask} Answer yes or no."
     yes = []
     for rid in sorted(regions):
-        reply = await traced_call(ctx, [user_message(prompt, [image_data_url(ctx.image_paths[0], regions[rid]["bbox"])])])
+        crop = image_data_url(ctx.image_paths[0], regions[rid]["bbox"])
+        reply = await traced_call(ctx, [user_message(prompt, [crop])])
         problem, own = checked_text(reply, prompt)
         if problem:
             return undecided(f"the LLM reply about region {rid} was refused: {problem}")
