@@ -116,8 +116,9 @@ class Footprint:
     @classmethod
     def parse(cls, text: str) -> Self:
         t = clean(text)
-        first = length_in(t)
-        second = length_in(t[first[1] + 1:].split("x", 1)[-1]) if first else None
+        parts = re.split(r"\s+(?:x|by)\s+|\s*\u00d7\s*", t, maxsplit=1)
+        first = length_in(parts[0])
+        second = length_in(parts[1]) if len(parts) == 2 else None
         if first is None or second is None:
             raise AnswerParseError(f"need a width and a height with units in {preview(t)}")
         return cls(first[0], second[0], _unit_named(t))

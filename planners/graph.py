@@ -58,10 +58,25 @@ async def understand(state: PlannerState, runtime: Runtime[GraphContext]) -> dic
     ctx = runtime.context
     u = route(state["question"], state["n_images"], task_hint=state.get("task_hint"),
               use_embeddings=ctx.use_embeddings, minilm_dir=ctx.minilm_dir)
-    if u.task is None and ctx.tools.llm is not None:  # unplaced: the LLM chooses among the MCP tools
-        u.plan, u.answer_format, u.method = "llm_tools", "FREE_TEXT", "llm"
+    if u.task is None and ctx.tools.llm is not None:  # unplaced: the LLM writes the program, else picks tools
+        u = await _llm_understanding(ctx, state["question"], state["n_images"], u)
     ctx.understanding = u
     return {"understanding": u.to_dict(), "attempt": 0, "timings": _timed("understand", t0)}
+
+
+async def _llm_understanding(ctx: GraphContext, question: str, n_images: int, u: Understanding) -> Understanding:
+    """The understanding of the program the LLM writes; when it writes none the executor can run, the LLM
+    chooses among the MCP tools and answers in free text."""
+    from planners.llm_program import write_program
+    from planners.router import program_understanding
+
+    program, why = await write_program(ctx.tools.llm, question, n_images, ctx.tools.trace)
+    named = program_understanding(program, u.conventions) if program is not None else None
+    if named is not None:
+        named.method = "llm_program"
+        return named
+    u.plan, u.answer_format, u.method = "llm_tools", "FREE_TEXT", "llm"
+    return u
 
 
 async def plan(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:

@@ -74,7 +74,8 @@ suppose sure taken taking their there these thing think third those though three
 treat trees truth under until upper using value versus water where which while whole would write wrong yours
 """.split()) | DOMAIN_WORDS | frozenset(ABBREVIATIONS.values())
 
-_TOKEN = re.compile(r"[a-z][a-z'/.]*[a-z/]|[a-z]")
+_TOKEN = re.compile(r"\b[a-z][a-z'/.]*[a-z/](?![\w])|\b[a-z]\b")
+_NOUN_NUMBER = re.compile(r"\b(img|pic|photo|image|frame|shot|view|region|box|area)(\d)")
 
 
 def normalise(question: str) -> str:
@@ -84,6 +85,7 @@ def normalise(question: str) -> str:
             .replace("\u2013", "-").replace("\u2014", " - ").replace("\u2212", "-").replace("\u00b0", " degrees "))
     text = re.sub(r"(\d)\s*(m)\b(?![/²])", r"\1 metres", text)  # "40m" -> "40 metres" (not m/px)
     text = re.sub(r"\bw/\s*", "with ", text)
+    text = _NOUN_NUMBER.sub(r"\1 \2", text)  # "img2" -> "img 2" (but "r5" stays a region name)
     return _TOKEN.sub(lambda m: _word(m.group(0)), text)
 
 

@@ -39,6 +39,7 @@ C = {
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
     "same_heading": r"same (heading|direction|orientation|way)|change(d)? (its |the )?heading|changed direction|"
+                    r"heading (has )?changed|heading change|"
                     r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
                     r"change in yaw|\byaw\b",
     "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
