@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 import typer
 
@@ -17,6 +18,7 @@ app = typer.Typer(
     help="Spatial reasoning about drone (UAV) images with real vision tools.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: rendering it with rich costs ~0.3 s of imports on every --help
 )
 
 
@@ -37,7 +39,19 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app)
 
 
+def use_user_cache() -> None:
+    """Point model caches that would otherwise land in the working directory (ultralytics' settings and its
+    first-run files) at the user's cache folder, unless the environment already says where."""
+    if "YOLO_CONFIG_DIR" not in os.environ:
+        from platformdirs import user_cache_dir
+
+        path = os.path.join(user_cache_dir("uav-spatial-agent"), "ultralytics")
+        os.makedirs(path, exist_ok=True)
+        os.environ["YOLO_CONFIG_DIR"] = path
+
+
 def main() -> None:
+    use_user_cache()
     app()
 
 

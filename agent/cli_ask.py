@@ -5,7 +5,11 @@ Exit codes: 0 answered, 3 abstained (the reason is printed), 2 bad input (clear 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import typer
@@ -19,12 +23,16 @@ def register(app: typer.Typer) -> None:
 
 
 def ask(
-    args: list[str] = typer.Argument(..., metavar="IMAGE [IMAGE ...] QUESTION",
-                                     help="image files in order, then the question (quoted)"),
+    args: list[str] | None = typer.Argument(None, metavar="IMAGE [IMAGE ...] QUESTION", show_default=False,
+                                            help="image files in order, then the question (quoted)"),
     as_json: bool = typer.Option(False, "--json", help="print the answer and its trace as JSON"),
     explain: bool = typer.Option(False, "--explain", help="print the plan and every tool call"),
     annotate: Path | None = typer.Option(None, "--annotate", help="save a PNG of what the tools saw"),
-    task: str | None = typer.Option(None, "--task", help="task type or benchmark alias (skips routing)"),
+    task: str | None = typer.Option(None, "--task", help="task type or benchmark alias (skips routing), e.g. "
+                                    "A2A_Camera_Transformation, Region_Recognition, Distance_Comparison; "
+                                    "`--task list` prints every value"),
+    timeout: float | None = typer.Option(None, "--timeout", min=0.1, help="seconds one tool call may run "
+                                         "(default 120; UAV_AGENT_CALL_TIMEOUT_S)"),
     mcp_url: str | None = typer.Option(None, "--mcp-url", help="remote MCP server (streamable HTTP)"),
     llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint"),
     llm_model: str | None = typer.Option(None, "--llm-model", help="model name at that endpoint"),
@@ -37,19 +45,26 @@ def ask(
     from agent.config import Config
     from planners.llm_client import LLMError
 
-    if len(args) < 2:
+    if task == "list":
+        _print_tasks()
+        return
+    if len(args or []) < 2:
         _fail("give at least one image and a question: uav-agent ask IMAGE [IMAGE ...] \"QUESTION\"")
-    *images, question = args
+    *images, question = args or []
+    problem = image_arg_problem(images)
+    if problem:
+        _fail(problem)
     overrides: dict = {"llm_api_key_env": llm_api_key_env, "llm_max_tokens": llm_max_tokens,
-                       "llm_timeout_s": llm_timeout}
+                       "llm_timeout_s": llm_timeout, "call_timeout_s": timeout}
     overrides = {k: v for k, v in overrides.items() if v is not None}
     if llm_base_url:
         overrides["llm_base_url"] = llm_base_url
     if llm_model:
         overrides["llm_model"] = llm_model
     try:
-        agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url)
-        answer = agent.ask(images, question, task=task, annotate=annotate is not None)
+        with stdout_to_stderr() if as_json else contextlib.nullcontext():  # stdout carries the JSON alone
+            agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url)
+            answer = agent.ask(images, question, task=task, annotate=annotate is not None)
     except (AgentInputError, LLMError, ValueError) as exc:
         _fail(str(exc))
     if annotate is not None:
@@ -62,6 +77,50 @@ def ask(
         typer.echo(f"abstained: {answer.reason}" if answer.abstained else answer.text)
     if answer.abstained:
         raise typer.Exit(EXIT_ABSTAINED)
+
+
+def image_arg_problem(images: list[str]) -> str | None:
+    """What is wrong with the image arguments, said so that the user can fix it (folders, an unquoted question),
+    else None. Missing and unreadable files are left to :func:`agent.agent.check_images`."""
+    for raw in images:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            return (f"{raw} is a folder, not an image: pass image files, e.g. uav-agent ask {raw.rstrip('/')}/a.jpg "
+                    f"{raw.rstrip('/')}/b.jpg \"QUESTION\"")  # fmt: skip
+        if not path.exists() and not path.suffix and len(images) > 1:
+            return (f"image not found: {raw}; if this is a word of the question, put the question in quotes: "
+                    "uav-agent ask IMAGE \"Which region is closest to the drone?\"")  # fmt: skip
+    return None
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send everything written to stdout meanwhile — Python prints, loggers holding the old ``sys.stdout`` (e.g.
+    ultralytics' first-run banner) and C-level writes to file descriptor 1 — to stderr instead."""
+    original = sys.stdout
+    original.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no file descriptor 1 (embedded use): Python-level redirection only
+        saved = None
+    if saved is not None:
+        os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        original.flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _print_tasks() -> None:
+    from planners.tasks import TASKS
+
+    for name, spec in TASKS.items():
+        aliases = ", ".join(spec.aliases)
+        typer.echo(f"{name}" + (f"  (aliases: {aliases})" if aliases else ""))
 
 
 def _fail(message: str) -> None:

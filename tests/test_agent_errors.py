@@ -68,5 +68,5 @@ def test_cli_json_explain_and_abstention(tmp_path):
     res = runner.invoke(app, ["ask", IMG, "The drone looks straight down from 60 m. Which region is the farthest "
                                           "from the drone?", "--explain", "--annotate", str(png)])
     assert res.exit_code == 0, res.output
-    assert "plan: read_regions" in res.output and "[2] rank_by_distance" in res.output
+    assert "plan: " in res.output and "[1] read_regions" in res.output and "[2] rank_by_distance" in res.output
     assert res.output.strip().splitlines()[-1].startswith("Region ")

@@ -1,0 +1,96 @@
+"""The ``uav-agent`` command line in use: help without heavy imports, stdout that is JSON alone under ``--json``,
+caches outside the working directory, errors that say how to fix folders, unquoted questions and timeouts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agent.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+IMG = str(ROOT / "examples" / "regions_nadir.png")
+FARTHEST = "The drone looks straight down from 60 m. Which region is the farthest from the drone?"
+
+
+def run_python(code: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-c", code], cwd=str(cwd), env=full_env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+
+
+def test_help_imports_neither_the_mcp_sdk_nor_the_tools(tmp_path: Path):
+    code = ("import sys\nfrom agent.cli import app\ntry:\n    app(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in ('mcp', 'cv2', 'torch', 'rich', 'mcp_server.server') "
+            "if m in sys.modules))")  # fmt: skip
+    proc = run_python(code, tmp_path)
+    assert "ask" in proc.stdout and "mcp" in proc.stdout  # the commands are listed
+    assert proc.stdout.strip().splitlines()[-1] == "LOADED []", proc.stdout[-300:]
+
+
+def test_stdout_to_stderr_catches_prints_old_stdout_handlers_and_fd_writes(tmp_path: Path):
+    code = """
+import logging, os, sys
+handler = logging.StreamHandler(sys.stdout)   # as ultralytics' LOGGER: bound to the stdout of import time
+log = logging.getLogger("banner"); log.addHandler(handler); log.setLevel(logging.INFO)
+from agent.cli_ask import stdout_to_stderr
+with stdout_to_stderr():
+    print("a print")
+    log.info("a banner line")
+    os.write(1, b"a C-level write\\n")
+print('{"answer": 1}')
+"""
+    proc = run_python(code, tmp_path)
+    assert json.loads(proc.stdout) == {"answer": 1}, proc.stdout
+    assert all(s in proc.stderr for s in ("a print", "a banner line", "a C-level write"))
+
+
+def test_ask_json_is_pure_and_leaves_no_cache_in_the_working_directory(tmp_path: Path):
+    code = f"import sys\nfrom agent.cli import main\nsys.argv = ['uav-agent', 'ask', {IMG!r}, {FARTHEST!r}, '--json']\nmain()"
+    proc = run_python(code, tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    out = json.loads(proc.stdout)  # nothing but the JSON
+    assert out["text"].startswith("Region ") and not (tmp_path / ".cache").exists()
+
+
+def test_user_cache_is_the_default_for_ultralytics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from agent.cli import use_user_cache
+
+    monkeypatch.delenv("YOLO_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    use_user_cache()
+    assert Path(os.environ["YOLO_CONFIG_DIR"]).is_relative_to(tmp_path / "xdg")
+    monkeypatch.setenv("YOLO_CONFIG_DIR", str(tmp_path / "mine"))
+    use_user_cache()
+    assert os.environ["YOLO_CONFIG_DIR"] == str(tmp_path / "mine")  # an explicit setting wins
+
+
+@pytest.mark.parametrize("args,message", [
+    (["ask", str(ROOT / "examples"), "Which region is closest?"], "is a folder, not an image"),
+    (["ask", IMG, "Which", "region", "is", "closest?"], "put the question in quotes"),
+])
+def test_folders_and_unquoted_questions_get_a_fix(args: list[str], message: str):
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and message in res.output, res.output
+
+
+def test_task_list_prints_every_task_type():
+    from planners.tasks import TASKS
+
+    res = CliRunner().invoke(app, ["ask", "--task", "list"])
+    assert res.exit_code == 0
+    assert [line.split()[0] for line in res.output.splitlines()] == list(TASKS)
+    assert "`--task list` prints every value" in " ".join(CliRunner().invoke(app, ["ask", "--help"]).output.split())
+
+
+def test_a_tool_timeout_names_the_setting_that_raises_it():
+    res = CliRunner().invoke(app, ["ask", IMG, FARTHEST, "--timeout", "0.1", "--json"])
+    if res.exit_code == 0:
+        pytest.skip("every tool call finished within 0.1 s on this machine")
+    out = json.loads(res.output)
+    assert out["abstained"] and "UAV_AGENT_CALL_TIMEOUT_S" in out["reason"] and "--timeout" in out["reason"]
