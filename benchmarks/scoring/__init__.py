@@ -78,7 +78,10 @@ class _JudgeCall:
 def _spatialuav(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str, bool]:
     spec = spatialuav.rule_of(sample.task, sample.benchmark)
     gt = str(sample.target)
-    chosen = judge if spec.rule == "judge" and (judge.explicit or judge.mode == LENIENT) else None
+    # strict real SpatialUAV: the official offline mode (--motion-judge-mode token_f1) unless a judge is given;
+    # our own synth suite keeps the configured judge (a stand-in for the official LLM judge)
+    official_f1 = judge.mode == STRICT and sample.benchmark == "spatialuav" and not judge.explicit
+    chosen = judge if spec.rule == "judge" and not official_f1 else None
     if spec.rule == "judge" and chosen is None:
         judge.used = "token_f1"  # the official script's --motion-judge-mode token_f1
     value = spatialuav.score_task(sample.task, pred, gt, judge=chosen, mode=judge.mode, benchmark=sample.benchmark)
@@ -160,7 +163,7 @@ def score_detailed(sample: Sample, prediction: Any, judge: Judge | None = None, 
     """Score ``prediction`` for ``sample`` with its benchmark's rules; see the module docstring.
 
     ``judge`` scores free text (default: ``benchmarks.judge.default_judge()``, loaded only when needed; strict
-    SpatialUAV motion answers use token F1 unless a judge is given). ``raw``: the prediction is a model's reply
+    SpatialUAV motion answers use the official token F1 mode unless a judge is given). ``raw``: the prediction is a model's reply
     (True) or the ``prediction`` field of a SpatialUAV prediction file, already think-stripped by the official
     inference script (False). ``draw``: AirCopBench's random letter generator shared over a run (strict).
     ``ValueError`` for an unknown benchmark or a bad record; ``OfficialCrash`` (strict) for a reply the official
