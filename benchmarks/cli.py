@@ -79,7 +79,8 @@ def register(app: typer.Typer) -> None:
     def score_command(
         suite: str = typer.Option(..., "--suite", help=SUITE_HELP),
         predictions: list[Path] = typer.Option(..., "--predictions", help="Predictions JSONL (repeat to compare "
-                                               "several runs in one report)."),
+                                               "several runs in one report); for bedi also a folder of its own "
+                                               "*_ans.json answer files."),
         data: Path | None = typer.Option(None, "--data", help="Benchmark data: targets come from it and samples "
                                          "without a prediction score 0 (default: targets stored in the rows)."),
         out: Path = typer.Option(..., "--out", help="Report folder (report.md, report.json, PNG plots)."),
@@ -95,7 +96,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score one or more prediction files and write tables and plots; the report names the mode used."""
         from benchmarks.judge import TokenF1Judge
-        from benchmarks.report import build_report, read_prediction_rows, write_report
+        from benchmarks.report import bedi_answer_rows, build_report, read_prediction_rows, write_report
         from benchmarks.runner import load_samples
         from benchmarks.sample import RecordError
         from benchmarks.scoring.modes import check_mode
@@ -104,7 +105,10 @@ def register(app: typer.Typer) -> None:
             check_mode(mode)
             runs: dict[str, list[dict]] = {}
             for path in predictions:
-                rows = read_prediction_rows(path, keep_duplicates=mode == "strict" and suite == "spatialuav")
+                if suite == "bedi" and (path.is_dir() or path.name.endswith("_ans.json")):
+                    rows = bedi_answer_rows(path)  # BEDI's own answer files: their stored Generated Answers
+                else:
+                    rows = read_prediction_rows(path, keep_duplicates=mode == "strict" and suite == "spatialuav")
                 runs[_label(rows, path, set(runs))] = rows
             task_list = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
             samples = load_samples(suite, data, task_list, rotations=not no_rotations) if data else None

@@ -61,6 +61,17 @@ def read_prediction_rows(path: str | Path, keep_duplicates: bool) -> list[dict[s
     return rows
 
 
+def bedi_answer_rows(path: str | Path) -> list[dict[str, Any]]:
+    """Prediction rows from BEDI's own answer files (a folder of ``*_ans.json`` or one file): each question's
+    stored ``Generated Answer`` as its prediction, so official answer files are scored by the official rules."""
+    from benchmarks.loaders.bedi import load as load_bedi
+
+    return [{"question_id": s.id, "question": s.question, "gt": s.target, "benchmark": s.benchmark, "task": s.task,
+             "prediction": s.metadata.get("generated_answer"), "image": s.images, "solver": Path(path).stem,
+             "metadata": {k: v for k, v in s.metadata.items() if k != "generated_answer"}}
+            for s in load_bedi(path, check_images=False)]
+
+
 def sample_for_row(row: Mapping[str, Any], suite: str) -> Sample:
     """The sample a prediction row scores against: ours carry ``benchmark`` and ``task``; an official SpatialUAV
     prediction row (``question_id, gt, prediction, …``) takes the suite and the task ``id.rsplit("_", 1)[0]``."""

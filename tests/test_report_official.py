@@ -77,3 +77,25 @@ def test_unknown_mode_is_refused(tmp_path):
     res = CliRunner().invoke(app, ["bench", "score", "--suite", "spatialuav", "--predictions", str(preds),
                                    "--out", str(tmp_path / "r"), "--mode", "loose"])
     assert res.exit_code == 2 and "unknown scoring mode 'loose'" in res.output
+
+
+def test_bedi_answer_folder_is_scored_from_its_stored_answers(tmp_path):
+    from agent.cli import app
+
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    (answers / "DJI_0001_ans.json").write_text(json.dumps({
+        "Spatial_PosRelDis": {"1": {"Question": "q", "Standard Answer": "5 o'clock.", "Generated Answer": "17 o'clock"}},
+        "Semantic_InfoDet": {"2": {"Question": "q", "Standard Answer": "Region 2 and 3", "Generated Answer": "Region 3"}},
+    }))  # fmt: skip
+    move = {"action": "move", "direction": "forward", "distance": 10, "speed": 0}
+    (answers / "7_ans.json").write_text(json.dumps({"instructions": "Fly forward 10 m.", "answer_type": "list",
+                                                    "Standard Answer": [move, move], "Generated Answer": [move]}))
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(app, ["bench", "score", "--suite", "bedi", "--predictions", str(answers), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    run = json.loads((out / "report.json").read_text())["runs"]["answers"]["summary"]
+    # clock: |5 − 17| = 12 → official 1 − min(12, 0)/6 = 1; Jaccard 1/2; actions: one pair of two → t/s = 1/2
+    assert run["per_task"]["Spatial_PosRelDis"]["score"] == pytest.approx(100.0)
+    assert run["per_task"]["Semantic_InfoDet"]["score"] == pytest.approx(50.0)
+    assert run["per_task"]["Action"]["score"] == pytest.approx(50.0)
