@@ -76,6 +76,7 @@ def run(asks: int, base_url: str | None, model: str | None, stream: bool) -> dic
     """Ask ``asks`` questions in turn; the counts and timings as a JSON-able dict."""
     from agent.agent import Agent
     from agent.config import Config
+    from planners.llm import endpoint_failure
     from planners.llm_client import make_chat_model
 
     server = None
@@ -105,8 +106,7 @@ def run(asks: int, base_url: str | None, model: str | None, stream: bool) -> dic
                 first_problem = first_problem or f"ask {i} ({kind}): {type(exc).__name__}: {exc}"
                 continue
             seconds.append(time.perf_counter() - t0)
-            llm_error = next((c["error"] for c in answer.trace if c["tool"].startswith("llm") and c.get("error")), None)
-            counts["llm_failures"] += llm_error is not None
+            counts["llm_failures"] += endpoint_failure(answer.trace) is not None
             counts["abstained"] += answer.abstained
             wrong = server is not None and answer.text != expected
             counts["wrong"] += wrong

@@ -30,8 +30,9 @@ from planners.plans import found, read_regions, undecided
 from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext, summarize_args
 
-__all__ = ["FORMAT_HINTS", "LLMError", "answer_semantic", "answer_with_tools", "ask_images", "image_data_url",
-           "make_chat_model"]
+__all__ = ["FORMAT_HINTS", "LLMError", "answer_semantic", "answer_with_tools", "ask_images", "endpoint_failure",
+           "image_data_url", "make_chat_model"]
+ENDPOINT_TRACE_TOOLS = ("llm", "llm_capabilities")  # trace entries of requests to the endpoint (errors: it failed)
 
 MAX_TOOL_ROUNDS = 4
 MAX_SIDE_PX = 1024
@@ -73,6 +74,12 @@ def user_message(text: str, urls: list[str]) -> Any:
     parts: list[dict] = [{"type": "text", "text": text}]
     parts += [{"type": "image_url", "image_url": {"url": u}} for u in urls]
     return HumanMessage(content=parts)
+
+
+def endpoint_failure(trace: list[dict]) -> str | None:
+    """The first failure of the language model endpoint recorded in ``trace`` (unreachable, HTTP error, timeout),
+    or ``None``; a reply refused by the checks or an invalid question program is not an endpoint failure."""
+    return next((c["error"] for c in trace if c.get("tool") in ENDPOINT_TRACE_TOOLS and c.get("error")), None)
 
 
 async def ask_images(llm: Any, text: str, urls: list[str]) -> str:

@@ -78,7 +78,7 @@ class FakeChatServer:
             if self.outage:  # the server is down for this request, whatever it is
                 status, message = self.outage.pop(0)
                 return status, {"content": message}
-        if not self.images and _has_image(body):
+        if not self.images and body_has_image(body):
             return 400, {"content": IMAGE_REFUSAL}
         if not self.tools and body.get("tools"):
             return 400, {"content": TOOLS_REFUSAL}
@@ -109,7 +109,7 @@ class FakeChatServer:
         return len(part["image_url"]["url"]) // 3 if self.list_content == "text" else 256
 
 
-def _has_image(body: dict) -> bool:
+def body_has_image(body: dict) -> bool:
     return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
                for m in body.get("messages", []))
 

@@ -92,3 +92,16 @@ def test_bench_run_fails_when_every_sample_errored(photo, server, tmp_path):
     assert result.exit_code == 1 and "all 2 samples failed; first: VLMError" in result.output
     server.default = "B"
     assert bench("solved.jsonl").exit_code == 0
+
+def test_agent_vlm_rows_are_errors_only_when_the_endpoint_fails(photo, server, monkeypatch):
+    from benchmarks.sample import Sample
+    from benchmarks.solvers import SolverSpec, make_solver
+    from planners.llm_client import LLMError
+
+    monkeypatch.setenv("UAV_AGENT_LLM_MAX_RETRIES", "0")
+    sample = Sample("s1", "spatialuav", "Scene_Description", [photo], SCENE, "A field.")
+    with pytest.raises(LLMError, match="could not be reached"):
+        make_solver(SolverSpec.of("agent+vlm", base_url=DOWN, model="m")).solve(sample)
+    server.default = "| " * 300  # the endpoint works, the model's reply is junk: an abstention, not an error
+    junk = make_solver(SolverSpec.of("agent+vlm", base_url=server.url, model="m")).solve(sample)
+    assert junk.raw == "" and junk.extra["abstained"] and "not text" in junk.extra["reason"]

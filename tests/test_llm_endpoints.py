@@ -6,8 +6,8 @@ server of ``test_planner_graph``; each ask runs in its own event loop, as ``Agen
 from __future__ import annotations
 
 import pytest
-from fake_openai import FakeChatServer
-from test_llm_path import asked, tool_call, tools_called
+from fake_openai import FakeChatServer, body_has_image
+from test_llm_path import NO_PROGRAM, asked, offering_tools, tool_call, tool_loop, tools_called
 from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
 
 from agent.agent import Agent
@@ -42,8 +42,7 @@ def scene(agent: Agent, imgs: list[str], question: str = SCENE, **kw):
 
 
 def has_image(request: dict) -> bool:
-    return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
-               for m in request["body"]["messages"])
+    return body_has_image(request["body"])
 
 
 # --- 1: keep-alive connections and event loops ---------------------------------------------------------------
@@ -56,12 +55,12 @@ def test_consecutive_asks_reuse_nothing_from_a_closed_event_loop(serve, images):
 
 
 def test_streamed_replies_are_read_like_whole_ones(serve, images):
-    server = serve([tool_call("clock_direction", {"target": REGIONS[3], "image_size": [640, 480]}),
-                    "The box is at 3 o'clock."])
+    server = serve(default=tool_loop([tool_call("clock_direction", {"target": REGIONS[3], "image_size": [640, 480]}),
+                                      "The box is at 3 o'clock."]))
     agent = Agent(Config(), llm=make_chat_model(server.url, "m", streaming=True), use_embeddings=False)
     a = scene(agent, images, UNPLACED)
     assert a.text == "The box is at 3 o'clock." and [c["tool"] for c in tools_called(a)] == ["clock_direction"]
-    assert all(r["body"]["stream"] for r in asked(server))
+    assert len(offering_tools(server)) == 2 and all(r["body"]["stream"] for r in asked(server))
 
 
 # --- 2: failures are abstentions with one line ---------------------------------------------------------------
@@ -125,16 +124,19 @@ def test_an_echoed_instruction_is_not_read_as_yes(serve, images):
 
 # --- 5: capabilities -----------------------------------------------------------------------------------------
 def test_a_text_only_server_gets_no_images_and_semantic_questions_abstain(serve, images):
-    server = serve([tool_call("read_regions", {"image": "image_1"}), "Three regions."], images=False)
+    server = serve(default=tool_loop([tool_call("read_regions", {"image": "image_1"}), "Three regions."]),
+                   images=False)
     agent = agent_for(server.url)
     a = scene(agent, images, UNPLACED)
     assert a.text == "Three regions." and tools_called(a)[0]["args"]["image"] == images[0]
     assert not any(has_image(r) for r in asked(server))
     assert all(isinstance(m["content"], str) for r in asked(server) for m in r["body"]["messages"]
                if m["role"] == "user")
-    assert a.trace[0]["tool"] == "llm_capabilities" and a.trace[0]["result"].startswith("images: no (answered HTTP 400")
+    caps = next(c for c in a.trace if c["tool"] == "llm_capabilities")
+    assert caps["result"].startswith("images: no (answered HTTP 400") and len(offering_tools(server)) == 2
     b = scene(agent, images)
-    assert b.abstained and "cannot see images" in b.reason and b.trace[0]["result"].endswith("(cached)")
+    caps = next(c for c in b.trace if c["tool"] == "llm_capabilities")
+    assert b.abstained and "cannot see images" in b.reason and caps["result"].endswith("(cached)")
     assert len([r for r in server.requests if not has_image(r)]) == len(server.requests) - 1  # one image probe
 
 
@@ -147,11 +149,13 @@ def test_a_server_that_does_not_see_content_parts_is_treated_as_blind(serve, ima
 
 
 def test_a_server_without_tools_gets_the_question_and_images_alone(serve, images):
-    server = serve(["It looks like a frobnicator."], tools=False)
+    server = serve(default=lambda body: "It looks like a frobnicator." if body_has_image(body) else NO_PROGRAM,
+                   tools=False)
     a = scene(agent_for(server.url), images, UNPLACED)
-    assert a.text == "It looks like a frobnicator." and "tools: no (answered HTTP 400" in a.trace[0]["result"]
-    (request,) = asked(server)
-    assert "tools" not in request["body"] and has_image(request)
+    caps = next(c for c in a.trace if c["tool"] == "llm_capabilities")
+    assert a.text == "It looks like a frobnicator." and "tools: no (answered HTTP 400" in caps["result"]
+    (request,) = [r for r in asked(server) if has_image(r)]
+    assert "tools" not in request["body"]
 
 
 def test_capabilities_are_probed_once_per_endpoint(serve, images):
@@ -170,4 +174,5 @@ def test_a_busy_server_is_probed_again_next_time(serve, images):
     first = scene(agent, images)
     assert first.abstained and "HTTP 503: loading model" in first.reason
     second = scene(agent, images)
-    assert second.text == "A field." and second.trace[0]["result"] == "images: yes; tools: yes"  # not cached
+    caps = next(c for c in second.trace if c["tool"] == "llm_capabilities")
+    assert second.text == "A field." and caps["result"] == "images: yes; tools: yes"  # probed again: not cached

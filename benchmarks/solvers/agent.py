@@ -62,12 +62,13 @@ class AgentVLMSolver(AgentSolver):
 
 
 def _raise_llm_failure(trace: list[dict]) -> None:
-    """Raise the language model's failure recorded in ``trace`` (tool ``llm`` or ``llm_capabilities``), if any."""
+    """Raise the language model endpoint's failure recorded in ``trace``, if any."""
+    from planners.llm import endpoint_failure
     from planners.llm_client import LLMError
 
-    for call in trace:
-        if call.get("tool", "").startswith("llm") and call.get("error"):
-            raise LLMError(call["error"])
+    failure = endpoint_failure(trace)
+    if failure:
+        raise LLMError(failure)
 
 
 def _jsonable_timings(timings: dict) -> dict:
