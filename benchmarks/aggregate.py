@@ -104,6 +104,9 @@ def _summary(all_rows: list[dict[str, Any]]) -> dict[str, Any]:
         "unparseable": sum(1 for r in rows if r.get("parsed") is False),
         "judge": ", ".join(judges) if judges else None,
     }
+    structure = [r["metadata"]["structure_score"] for r in rows if "structure_score" in (r.get("metadata") or {})]
+    if structure:  # BEDI action generation: the official structure score beside the action score
+        out["action_structure"] = {"score": 100.0 * sum(structure) / len(structure), "count": len(structure)}
     if any((r.get("metadata") or {}).get("dataset") for r in rows):
         out["per_dataset"] = _table(rows, "dataset")
         out["per_dataset_task"] = _table(rows, "dataset----task")

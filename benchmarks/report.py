@@ -298,6 +298,9 @@ def render_markdown(report: dict, command: str | None = None) -> str:
         if summ.get("guessed"):
             notes.append(f"{summ['guessed']} unparseable replies given the official random letter; counted wrong "
                          f"instead the overall is {summ['overall_without_guesses']:.1f}")
+        if summ.get("action_structure"):
+            notes.append(f"BEDI action structure score {summ['action_structure']['score']:.2f} over "
+                         f"{summ['action_structure']['count']} answers")
         if r.get("official_crashes"):
             notes.append(f"{r['official_crashes']} replies the official code crashes on (scored 0 here)")
         if notes:

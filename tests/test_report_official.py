@@ -99,3 +99,4 @@ def test_bedi_answer_folder_is_scored_from_its_stored_answers(tmp_path):
     assert run["per_task"]["Spatial_PosRelDis"]["score"] == pytest.approx(100.0)
     assert run["per_task"]["Semantic_InfoDet"]["score"] == pytest.approx(50.0)
     assert run["per_task"]["Action"]["score"] == pytest.approx(50.0)
+    assert run["action_structure"] == {"score": pytest.approx(50.0), "count": 1}

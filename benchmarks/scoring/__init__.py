@@ -96,8 +96,13 @@ def _bedi(sample: Sample, pred: str, judge: _JudgeCall) -> tuple[float, str, str
     fmt = "action_sequence" if sample.task in bedi.ACTION_TYPES else _BEDI_FORMATS.get(sample.task, "free_text")
     answer_type = sample.metadata.get("answer_type")
     try:
-        value, parsed = bedi.score(sample.task, pred, sample.target, judge=judge, mode=judge.mode,
-                                   answer_type=answer_type), True
+        if sample.task in bedi.ACTION_TYPES:  # the structure score is the official secondary figure
+            both = bedi.score_action_reply(pred, sample.target, judge.mode, answer_type)
+            value, parsed = both.action, True
+            judge.extra["structure_score"] = both.structure
+        else:
+            value, parsed = bedi.score(sample.task, pred, sample.target, judge=judge, mode=judge.mode,
+                                       answer_type=answer_type), True
     except ScoreParseError:
         value, parsed = 0.0, False
     return value, fmt, bedi.group(sample.task), parsed

@@ -246,6 +246,15 @@ def _reference_actions(gt: Any) -> Any:
         raise ValueError(f"BEDI action ground truth unreadable: {exc}") from None
 
 
+def score_action_reply(prediction: Any, gt: Any, mode: Mode = STRICT, answer_type: str | None = None) -> ActionScore:
+    """Both action scores of one reply: a string is read by ``official_action_reply`` (strict; ``NotScored`` or
+    ``OfficialCrash`` as documented there) or ``parse_actions`` (lenient); a parsed value is scored as it is."""
+    reference = _reference_actions(gt)
+    if isinstance(prediction, str):
+        prediction = official_action_reply(prediction) if mode == STRICT else parse_actions(prediction)
+    return score_actions(reference, prediction, answer_type, mode)
+
+
 def score(question_type: str, prediction: Any, gt: Any, judge: "Judge | None" = None, mode: Mode = STRICT,
           answer_type: str | None = None) -> float:
     """Score one BEDI answer by question type; judged types need ``judge`` (``ValueError`` without).
@@ -265,10 +274,7 @@ def score(question_type: str, prediction: Any, gt: Any, judge: "Judge | None" = 
                 raise OfficialCrash(f"{question_type}: the official scorer raises {type(exc).__name__}") from exc
             return 0.0
     if question_type in ACTION_TYPES:
-        reference = _reference_actions(gt)
-        if isinstance(prediction, str):
-            prediction = official_action_reply(prediction) if mode == STRICT else parse_actions(prediction)
-        return score_actions(reference, prediction, answer_type, mode).action
+        return score_action_reply(prediction, gt, mode, answer_type).action
     if judge is None:
         raise ValueError(f"BEDI question type {question_type!r} is LLM-judged: pass a judge")
     return judge.similarity(prediction, str(gt))
