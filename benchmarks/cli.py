@@ -19,6 +19,13 @@ def _label(rows: list[dict], path: Path, taken: set[str]) -> str:
     return label
 
 
+def _rotations(suite: str, data: Path, asked: bool) -> bool:
+    """TDBench's four-rotation protocol, unless the data are the official per-rotation TSVs (already rotated)."""
+    from benchmarks.loaders.tdbench import file_rotation
+
+    return asked and not (suite == "tdbench" and (data.is_dir() or file_rotation(data) is not None))
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``bench`` group (``run``, ``score``) to ``app``; heavy imports happen only when a command runs."""
     bench = typer.Typer(help="Run solvers over UAV benchmarks and score/report their predictions.",
@@ -63,7 +70,7 @@ def register(app: typer.Typer) -> None:
                                        "mcp_url": mcp_url}}[solver]
         task_list = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         try:
-            samples = load_samples(suite, data, task_list, limit, rotations=not no_rotations)
+            samples = load_samples(suite, data, task_list, limit, rotations=_rotations(suite, data, not no_rotations))
             stats = run(samples, SolverSpec.of(solver, **options), output, workers=workers, engine=engine,
                         address=address, progress=progress)
         except (ValueError, RecordError, RunnerError, FileNotFoundError) as exc:
@@ -111,7 +118,10 @@ def register(app: typer.Typer) -> None:
                     rows = read_prediction_rows(path, keep_duplicates=mode == "strict" and suite == "spatialuav")
                 runs[_label(rows, path, set(runs))] = rows
             task_list = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
-            samples = load_samples(suite, data, task_list, rotations=not no_rotations) if data else None
+            # scoring needs no images: only TDBench's loader (images inside its TSV) has no check to skip
+            kw = {} if suite == "tdbench" else {"check_images": False}
+            samples = (load_samples(suite, data, task_list, rotations=_rotations(suite, data, not no_rotations), **kw)
+                       if data else None)
             if samples is None and task_list:
                 runs = {k: [r for r in v if r.get("task") in task_list] for k, v in runs.items()}
             report = build_report(runs, suite, samples, TokenF1Judge() if judge == "token_f1" else None, mode, seed)

@@ -100,3 +100,18 @@ def test_bedi_answer_folder_is_scored_from_its_stored_answers(tmp_path):
     assert run["per_task"]["Semantic_InfoDet"]["score"] == pytest.approx(50.0)
     assert run["per_task"]["Action"]["score"] == pytest.approx(50.0)
     assert run["action_structure"] == {"score": pytest.approx(50.0), "count": 1}
+
+
+def test_spatialuav_annotations_fill_a_missing_gt_without_images(tmp_path):
+    from agent.cli import app
+
+    ann = tmp_path / "annotations.jsonl"  # images are not needed to score (none exist here)
+    ann.write_text(json.dumps({"id": "Direction_Recognition_00001", "image": ["./SpatialUAV/x.jpg"], "GT": "3 o'clock",
+                               "conversations": [{"from": "human", "value": "q"}]}) + "\n")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"question_id": "Direction_Recognition_00001", "prediction": "3 o'clock"}) + "\n")
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(app, ["bench", "score", "--suite", "spatialuav", "--predictions", str(preds),
+                                   "--data", str(ann), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "report.json").read_text())["runs"]["preds"]["summary"]["overall"] == 100.0
