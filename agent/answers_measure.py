@@ -55,7 +55,8 @@ class Compass:
         object.__setattr__(self, "bearing_deg", check_finite(self.bearing_deg, "bearing") % 360.0)
 
     def render(self) -> str:
-        return f"{compass_point(self.bearing_deg)} ({self.bearing_deg:.0f} degrees from north)"
+        whole = round(self.bearing_deg) % 360  # 359.6 is written 0, never 360
+        return f"{compass_point(whole)} ({whole} degrees from north)"
 
     @classmethod
     def parse(cls, text: str) -> Self:

@@ -9,7 +9,7 @@ from agent.answers_measure import Choice, Compass, Count, Footprint, GroundResol
 
 
 @pytest.mark.parametrize("value,text", [
-    (Compass(44.0), "NE (44 degrees from north)"), (Compass(-10.0), "N (350 degrees from north)"),
+    (Compass(44.0), "NE (44 degrees from north)"), (Compass(-10.0), "N (350 degrees from north)"), (Compass(359.6), "N (0 degrees from north)"),
     (Length(27.432, "ft"), "90 feet"), (Length(1500.0, "km"), "1.5 kilometres"), (Length(13.7), "13.7 metres"),
     (Footprint(120.0, 67.5), "120 metres x 67.5 metres"), (GroundResolution(0.0171, "cm"), "1.71 cm/px"),
     (GroundResolution(0.0171, "mm"), "17.1 mm/px"), (Count(14, "person"), "14 (person)"),

@@ -1,0 +1,64 @@
+"""Free-form questions end to end (parser -> program -> MCP tools -> typed answer) on real photos of
+``../shared/data``, with truths read here from the files' own metadata (GPS of the Parrot Sequoia survey's CSV
+summary, DJI XMP text in the JPEG bytes) or from what the files lack (HIT-UAV thermal frames carry no metadata)."""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+
+import pytest
+
+from agent.agent import Agent
+from agent.answers_measure import Compass, Length
+from agent.config import Config
+
+
+@pytest.fixture(scope="module")
+def agent() -> Agent:
+    return Agent(Config.from_env(), use_embeddings=False)
+
+
+def local_en_m(lat1: float, lon1: float, lat2: float, lon2: float) -> tuple[float, float]:
+    """East and north offsets in metres (equirectangular: exact enough over hundreds of metres)."""
+    r = 6371008.8
+    return (math.radians(lon2 - lon1) * math.cos(math.radians((lat1 + lat2) / 2)) * r,
+            math.radians(lat2 - lat1) * r)
+
+
+def test_distance_and_bearing_between_parrot_photos(agent, shared_data):
+    folder = shared_data / "garfield_dev"
+    rows = list(csv.DictReader((folder / "exif_summary.csv").open()))[:2]
+    images = [folder / r["SourceFile"] for r in rows]
+    east, north = local_en_m(*(float(rows[0][k]) for k in ("GPSLatitude", "GPSLongitude")),
+                             *(float(rows[1][k]) for k in ("GPSLatitude", "GPSLongitude")))
+    a = agent.ask(images, "how far did the plane fly between these two shots, in feet?")
+    assert isinstance(a.value, Length) and a.value.unit == "ft", a.reason
+    assert a.value.metres == pytest.approx(math.hypot(east, north), abs=3.0)
+    b = agent.ask(images, "In which compass direction is the second capture point from the first?")
+    assert isinstance(b.value, Compass), b.reason
+    bearing = math.degrees(math.atan2(east, north)) % 360
+    assert abs((b.value.bearing_deg - bearing + 180) % 360 - 180) <= 5.0
+
+
+def test_altitude_of_a_dji_photo_is_its_relative_altitude_tag(agent, shared_data):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    tag = re.search(rb'RelativeAltitude="?\+?(-?[0-9.]+)', photo.read_bytes())
+    a = agent.ask([photo], "What was the drone's height above the take-off point for this pic?")
+    assert isinstance(a.value, Length), a.reason
+    assert a.value.metres == pytest.approx(float(tag.group(1)), abs=0.1)
+
+
+def test_a_frame_without_metadata_abstains_naming_the_missing_altitude(agent, shared_data):
+    frame = sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg"))[0]
+    a = agent.ask([frame], "At what altitude was this frame taken?")
+    assert a.abstained and a.text == "" and "altitude" in a.reason.lower()
+    gsd = agent.ask([frame], "What's the ground sampling distance of this frame?")
+    assert gsd.abstained and "ground sampling distance" in gsd.reason
+
+
+def test_counting_a_class_the_detector_does_not_know_abstains(agent, shared_data):
+    frame = sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg"))[0]
+    a = agent.ask([frame], "How many cars are parked here?")
+    assert a.abstained and "vehicle" in a.reason and "detector" in a.reason
