@@ -33,12 +33,12 @@ Focal = Annotated[float | None, Field(description="focal length in pixels, if kn
 #: Ranges every tool's parameter of that name must lie in (finite numbers only: NaN and infinities are refused by
 #: the server for every argument). Added to the handler's own annotation in :meth:`ToolSpec.signature`, so the
 #: MCP schema advertises them and validation names them.
-PARAM_RANGES: dict[str, Any] = {
-    "altitude_m": Field(gt=0, le=100_000),  # metres above the ground
-    "pitch_deg": Field(ge=-90, le=90),  # -90 = nadir, 0 = horizon
-    "focal_px": Field(gt=0, le=1_000_000),
-    "hfov_deg": Field(gt=0, lt=180),
-    "heading_deg": Field(ge=-360, le=360),
+PARAM_RANGES: dict[str, Any] = {  # strict: a number, not a string or a boolean that looks like one
+    "altitude_m": Field(gt=0, le=100_000, strict=True),  # metres above the ground
+    "pitch_deg": Field(ge=-90, le=90, strict=True),  # -90 = nadir, 0 = horizon
+    "focal_px": Field(gt=0, le=1_000_000, strict=True),
+    "hfov_deg": Field(gt=0, lt=180, strict=True),
+    "heading_deg": Field(ge=-360, le=360, strict=True),
 }
 #: Descriptions for parameters whose handler gives none (one place, shared by every tool using the name).
 PARAM_DESCRIPTIONS: dict[str, str] = {

@@ -33,6 +33,7 @@ from agent.config import Config
 from mcp_server import annotate as draw
 from mcp_server.images import RequestError, allowed_roots, shown
 from mcp_server.registry import REGISTRY, ToolOutput, ToolSpec, run_handler
+from mcp_server.stdio import error_line, non_finite_literal
 from mcp_server.workers import WorkerError, WorkerPool
 from tools.common import ToolError, to_jsonable
 
@@ -288,6 +289,45 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
+class FiniteNumbers:
+    """ASGI middleware: a POST whose JSON holds NaN, an infinity or an overflowing number (``1e999``) is answered
+    400 with a JSON-RPC error (the SDK would turn those numbers into null, read as "unknown", before any tool)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        bad = non_finite_literal(body)
+        if bad:
+            reply = error_line(body[:2000].decode("utf-8", "replace"), -32602, f"invalid params: {bad} is not a "
+                               "finite number (NaN, infinities and numbers beyond the float range are refused)")
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": reply.encode()})
+            return
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 def http_app(config: Config | None = None, *, host: str = "127.0.0.1", port: int = 8765,
              token: str | None = None, isolation: Isolation = "process") -> Any:  # fmt: skip
     """The streamable-HTTP ASGI app (endpoint ``/mcp``), behind :class:`BearerAuth` when ``token`` is set.
@@ -300,7 +340,7 @@ def http_app(config: Config | None = None, *, host: str = "127.0.0.1", port: int
     mcp = build_server(config, host=host, port=port, isolation=isolation)
     if not is_loopback(host):  # DNS-rebinding protection only knows loopback names; the token guards the rest
         mcp.settings.transport_security = None
-    app = mcp.streamable_http_app()
+    app = FiniteNumbers(mcp.streamable_http_app())
     return BearerAuth(app, token) if token else app
 
 

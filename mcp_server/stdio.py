@@ -10,6 +10,7 @@ same way without being parsed.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from io import TextIOWrapper
@@ -21,6 +22,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.shared.message import SessionMessage
 
 MAX_LINE_CHARS = 200_000_000  # two base64 images at the default byte limit fit well below this
+_SUSPECT = re.compile(rb"NaN|Infinity|\d[eE][+]?\d{3}")  # spellings that may hide a non-finite number
 _ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.){0,100}"|-?\d{1,18})')
 
 
@@ -31,10 +33,43 @@ def error_line(line: str, code: int, message: str) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
 
 
+class _NonFinite(ValueError):
+    pass
+
+
+def _refuse(literal: str) -> float:
+    raise _NonFinite(literal)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    return value if math.isfinite(value) else _refuse(text)
+
+
+def non_finite_literal(text: str | bytes) -> str | None:
+    """The first ``NaN``/``Infinity`` literal or overflowing number (``1e999``) in a JSON text, else None.
+
+    The MCP SDK turns such numbers into ``null`` before a tool sees them (so NaN would pass as "unknown altitude");
+    this check runs on the raw text first. Texts without those spellings are not parsed at all."""
+    if not _SUSPECT.search(text if isinstance(text, bytes) else text.encode("utf-8", "replace")):
+        return None
+    try:
+        json.loads(text, parse_constant=_refuse, parse_float=_finite_float)
+    except _NonFinite as exc:
+        return str(exc)[:40]
+    except (ValueError, RecursionError):  # not JSON: the JSON-RPC parser says so
+        return None
+    return None
+
+
 def parse(line: str) -> SessionMessage | str:
     """The message of one input line, or the error reply to write back instead."""
     if len(line) > MAX_LINE_CHARS:
         return error_line(line, -32600, f"request too large: {len(line)} characters, limit {MAX_LINE_CHARS}")
+    bad = non_finite_literal(line)
+    if bad:
+        return error_line(line, -32602, f"invalid params: {bad} is not a finite number (NaN, infinities and "
+                                        "numbers beyond the float range are refused)")  # fmt: skip
     try:
         return SessionMessage(types.JSONRPCMessage.model_validate_json(line))
     except RecursionError:

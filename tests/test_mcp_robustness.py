@@ -214,3 +214,13 @@ def test_empty_and_missing_roots_are_refused(tmp_path: Path):
     assert check_roots([str(tmp_path)]) == [tmp_path.resolve()]
     with pytest.raises(RequestError, match="no allowed roots configured"):
         load("a.png", Config())  # the default: no root at all, base64 only
+
+
+def test_non_finite_literals_are_found_in_the_raw_json():
+    """The SDK turns NaN into null before a tool sees it, so the transports check the raw text."""
+    from mcp_server.stdio import non_finite_literal
+
+    for literal in ("NaN", "Infinity", "-Infinity", "1e999", "-2.5E+400"):
+        assert non_finite_literal('{"a": {"altitude_m": %s}}' % literal) is not None, literal
+    for fine in ('{"a": 1e308}', '{"image": "iVBORNaNInfinity1e999"}', '{"a": [1, 2.5e3]}', "not json NaN"):
+        assert non_finite_literal(fine) is None, fine

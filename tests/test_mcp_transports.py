@@ -117,6 +117,18 @@ def test_http_refuses_a_missing_or_wrong_token(http_url: str):
     assert httpx.post(http_url, json=body, headers=wrong, timeout=10).status_code == 401
 
 
+def test_http_refuses_non_finite_numbers_before_the_sdk_turns_them_into_null(http_url: str):
+    import httpx
+
+    body = ('{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "clock_direction", '
+            '"arguments": {"target": [1, 2], "image_size": [40, 40], "heading_deg": -Infinity}}}')
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {TOKEN}",
+               "Content-Type": "application/json"}
+    reply = httpx.post(http_url, content=body, headers=headers, timeout=10)
+    assert reply.status_code == 400 and reply.json()["id"] == 3
+    assert "-Infinity is not a finite number" in reply.json()["error"]["message"]
+
+
 def test_http_accepts_the_bearer_scheme_in_any_case(http_url: str):
     import httpx
 
@@ -152,14 +164,17 @@ def test_stdio_answers_malformed_and_deeply_nested_lines(images: Path):
     deep = '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": ' + "[" * 100_000 + "]" * 100_000 + "}"
     init = {"jsonrpc": "2.0", "id": 9, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
-    lines = [deep, "this is not json", '{"jsonrpc": "2.0", "id": 8}', json.dumps(init)]
+    nan = '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "clock_direction", ' \
+          '"arguments": {"target": [1, 2], "image_size": [40, 40], "heading_deg": NaN}}}'
+    lines = [deep, "this is not json", '{"jsonrpc": "2.0", "id": 8}', nan, json.dumps(init)]
     proc = subprocess.run([sys.executable, "-m", "agent.cli", "mcp"], input="\n".join(lines) + "\n", env=env,
                           cwd=str(ROOT), capture_output=True, text=True, timeout=120)  # fmt: skip
     replies = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert [r.get("id") for r in replies] == [7, None, 8, 9], proc.stdout[:500]
+    assert [r.get("id") for r in replies] == [7, None, 8, 6, 9], proc.stdout[:500]
     assert replies[0]["error"]["code"] == -32700 and "nested" in replies[0]["error"]["message"]
     assert replies[1]["error"]["code"] == -32700 and replies[2]["error"]["code"] == -32600
-    assert replies[3]["result"]["serverInfo"]["name"] == "uav-spatial-agent"
+    assert replies[3]["error"]["code"] == -32602 and "NaN is not a finite number" in replies[3]["error"]["message"]
+    assert replies[4]["result"]["serverInfo"]["name"] == "uav-spatial-agent"
 
 
 @pytest.mark.parametrize("roots,message", [([""], "empty"), (["/no/such/folder"], "not an existing folder")])
