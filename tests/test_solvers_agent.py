@@ -58,7 +58,7 @@ def test_agent_plus_vlm_asks_the_vlm_what_the_tools_cannot_answer(sample, endpoi
     assert alone.raw == "" and alone.extra["abstained"] and "no LLM" in alone.extra["reason"]
     with_vlm = make_solver(SolverSpec.of("agent+vlm", base_url=endpoint.url, model="fake-vlm")).solve(question)
     assert with_vlm.raw == "The roof is red." and not with_vlm.extra["abstained"]
-    asked = [r for r in endpoint.requests if r["body"].get("max_tokens") != 1]  # not the capability probes
-    assert asked and asked[0]["body"]["model"] == "fake-vlm"
-    parts = asked[0]["body"]["messages"][-1]["content"]
+    tool_loop = [r for r in endpoint.requests if r["body"].get("tools") and r["body"].get("max_tokens") != 1]
+    assert tool_loop and tool_loop[0]["body"]["model"] == "fake-vlm"  # not a capability probe or question program
+    parts = tool_loop[0]["body"]["messages"][-1]["content"]
     assert any(p.get("type") == "image_url" for p in parts)  # the images went with the question
