@@ -103,7 +103,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score one or more prediction files and write tables and plots; the report names the mode used."""
         from benchmarks.judge import TokenF1Judge
-        from benchmarks.report import bedi_answer_rows, build_report, read_prediction_rows, write_report
+        from benchmarks.prediction_files import bedi_answer_rows, read_prediction_rows
+        from benchmarks.report import build_report, write_report
         from benchmarks.runner import load_samples
         from benchmarks.sample import RecordError
         from benchmarks.scoring.modes import check_mode

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import json
 import math
 import random
