@@ -143,6 +143,7 @@ def test_aircopbench_random_letter_is_reproducible_with_a_seed():
     # without a LetterDraw the global generator is used, as the official random.choice: seeding it reproduces
     random.seed(0)
     assert [predicted_letter("no letters here?") for _ in range(3)] == list("DDA")
+    assert predicted_letter("???", seed=7) == "C"  # random.seed(7); random.choice(...) -> C
 
 
 def test_aircopbench_strict_figure_with_guesses_and_the_figure_without():

@@ -97,22 +97,25 @@ def random_letter(draw: LetterDraw | None = None) -> str:
     return draw() if draw is not None else random.choice(list(LETTERS))
 
 
-def predicted_letter(text: str | None, mode: Mode = STRICT, draw: LetterDraw | None = None) -> str | None:
-    """The letter the official script records: ``extract_letter``, or (strict, nothing found) ``random_letter``.
-    Lenient never guesses (None)."""
+def predicted_letter(text: str | None, mode: Mode = STRICT, draw: LetterDraw | None = None,
+                     seed: int | None = None) -> str | None:
+    """The letter the official script records: ``extract_letter``, or (strict, nothing found) ``random_letter``
+    (``seed``: a fresh ``LetterDraw(seed)`` for this reply, as ``random.seed(seed)`` right before it). Lenient
+    never guesses (None)."""
     letter = extract_letter(text, mode)
     if letter is None and mode == STRICT:
-        letter = random_letter(draw)
+        letter = random_letter(draw if seed is None else LetterDraw(seed))
     return letter
 
 
-def score(prediction: str | None, correct_answer: str, mode: Mode = STRICT, draw: LetterDraw | None = None) -> float:
-    """1 iff the recorded letter equals ``correct_answer``.
+def score(prediction: str | None, correct_answer: str, mode: Mode = STRICT, draw: LetterDraw | None = None,
+          seed: int | None = None) -> float:
+    """1 iff the recorded letter equals ``correct_answer`` (``draw``/``seed``: see ``predicted_letter``).
 
     Strict compares with the answer exactly as stored (the official ``predicted == correct``); lenient strips
     and upper-cases it and counts an unparseable reply as wrong.
     """
-    letter = predicted_letter(prediction, mode, draw)
+    letter = predicted_letter(prediction, mode, draw, seed)
     if mode == STRICT:
         return float(letter == correct_answer)
     return float(letter is not None and letter == (correct_answer or "").strip().upper())
