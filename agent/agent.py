@@ -41,7 +41,7 @@ class Answer:
     plan: list[str] = field(default_factory=list)
     understanding: dict = field(default_factory=dict)
     attempts: list[dict] = field(default_factory=list)
-    timings: dict = field(default_factory=dict)  # total_s, tool_s, planner_s, session_s
+    timings: dict = field(default_factory=dict)  # total_s, tool_s, llm_s, planner_s, session_s
     run_id: str = ""
     annotations: list[tuple[str, bytes]] = field(default_factory=list, repr=False)
 
@@ -202,11 +202,13 @@ def _to_answer(state: dict, tools: Any, run_id: str, wall_s: float) -> Answer:
     if a["abstained"]:
         earlier = [h["evidence"].get("reason") for h in state.get("history", [])[:-1] if h.get("evidence")]
         reason = "; ".join(dict.fromkeys([r for r in [*earlier, reason] if r]))
-    tool_s = tools.tool_seconds
+    llm_s = sum(c.get("seconds", 0.0) for c in tools.trace if c["tool"].startswith("llm"))
+    tool_s = tools.tool_seconds - llm_s  # MCP tools only: the language model's requests (llm*) are llm_s
     return Answer(text=a["text"], value=value, format=a.get("format") or u.get("answer_format"), task=u.get("task"),
                   confidence=float(a.get("confidence", 0.0)), abstained=bool(a["abstained"]), reason=reason,
                   trace=list(tools.trace), plan=list(state.get("plan", {}).get("outline", [])), understanding=u,
                   attempts=list(state.get("history", [])),
-                  timings={"graph_s": wall_s, "tool_s": tool_s, "planner_s": max(0.0, wall_s - tool_s),
+                  timings={"graph_s": wall_s, "tool_s": tool_s, "llm_s": llm_s,
+                           "planner_s": max(0.0, wall_s - tool_s - llm_s),
                            "nodes": state.get("timings", [])},
                   run_id=run_id, annotations=list(tools.annotations))

@@ -49,8 +49,9 @@ def has_image(request: dict) -> bool:
 def test_consecutive_asks_reuse_nothing_from_a_closed_event_loop(serve, images):
     server = serve(default="A sports field.")
     agent = agent_for(server.url)
-    texts = [scene(agent, images).text for _ in range(4)]  # each ask: a new asyncio.run loop
-    assert texts == ["A sports field."] * 4
+    answers = [scene(agent, images) for _ in range(4)]  # each ask: a new asyncio.run loop
+    assert [a.text for a in answers] == ["A sports field."] * 4
+    assert all(a.timings["llm_s"] > 0 and a.timings["tool_s"] == pytest.approx(0, abs=1e-9) for a in answers)
     assert server.connections < len(server.requests)  # keep-alive was in use within an ask
 
 
