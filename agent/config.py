@@ -71,7 +71,8 @@ class Config:
     max_image_aspect: float = 25.0  # longer side / shorter side
     max_images_per_call: int = 32
     call_timeout_s: float = 120.0  # a served call past this is stopped (its worker process is killed)
-    tool_workers: int = 2  # worker processes of a served MCP server (calls beyond this wait for a free worker)
+    tool_workers: int = 2  # worker processes of a served MCP server (more calls wait; 0: threads, not stoppable)
+    worker_max_rss_mb: float = 1500.0  # a worker holding more memory than this after a call is replaced (0: never)
 
     @classmethod
     def from_env(cls, **overrides: object) -> "Config":

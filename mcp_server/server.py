@@ -226,12 +226,14 @@ def _add_list_roots(server: FastMCP, config: Config) -> None:
 def build_server(config: Config | None = None, *, host: str = "127.0.0.1", port: int = 8765,
                  isolation: Isolation = "process") -> ToolServer:  # fmt: skip
     """A server with every registered tool; ``host``/``port`` matter only for HTTP. ``isolation="process"`` runs
-    calls in ``config.tool_workers`` worker processes (stoppable); ``"thread"`` in threads of this process."""
+    calls in ``config.tool_workers`` worker processes (stoppable; 0 workers: threads); ``"thread"`` in threads of
+    this process."""
     cfg = config or Config.from_env()
     body_limit = int(cfg.max_image_bytes * 4 / 3) * 2 + 1_000_000  # two base64 images at the byte limit, plus JSON
     mcp = ToolServer(SERVER_NAME, instructions=INSTRUCTIONS, host=host, port=port, max_request_body_size=body_limit,
                      log_level="WARNING")  # fmt: skip
-    mcp.workers = WorkerPool(cfg.tool_workers) if isolation == "process" else None
+    use_workers = isolation == "process" and cfg.tool_workers > 0
+    mcp.workers = WorkerPool(cfg.tool_workers, cfg.worker_max_rss_mb) if use_workers else None
     hints = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
     for spec in REGISTRY.values():
         mcp.add_tool(_tool_function(spec, cfg, mcp, mcp.workers), name=spec.name, description=spec.description,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
+import os
 import threading
 import traceback
 from collections.abc import Callable
@@ -74,13 +75,25 @@ class _Worker:
             self.conn.close()
 
 
-class WorkerPool:
-    """At most ``size`` worker processes; :meth:`call` runs ``fn(*args, **kwargs)`` in one of them."""
+def rss_mb(pid: int | None) -> float:
+    """Resident memory of a process in MB from ``/proc`` (0 where that cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
-    def __init__(self, size: int) -> None:
+
+class WorkerPool:
+    """At most ``size`` worker processes; :meth:`call` runs ``fn(*args, **kwargs)`` in one of them. A worker whose
+    resident memory exceeds ``max_rss_mb`` after a call is retired (models it loaded are loaded again by the next
+    one), so memory returns to a bounded level after a heavy burst."""
+
+    def __init__(self, size: int, max_rss_mb: float = 0.0) -> None:
         if size < 1:
             raise ValueError(f"tool_workers must be at least 1, got {size}")
-        self.size = size
+        self.size, self.max_rss_mb = size, max_rss_mb
+        self.retired = 0  # workers stopped for their memory
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(size)
@@ -129,7 +142,10 @@ class WorkerPool:
             finished = True
         finally:
             if worker is not None:
-                if finished:
+                if finished and self.max_rss_mb and rss_mb(worker.process.pid) > self.max_rss_mb:
+                    self.retired += 1
+                    worker.kill()
+                elif finished:
                     with self._lock:
                         self._idle.append(worker)
                 else:
