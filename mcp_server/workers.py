@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import os
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -43,6 +44,11 @@ def _serve(conn: multiprocessing.connection.Connection) -> None:
     """Child loop: receive ``(fn, args, kwargs)``, send ``("ok", result)`` or ``("error", kind, message, user)``."""
     from tools.common import ToolError
 
+    # File descriptor 1 may be the stdio MCP channel of the server: what tools print (ultralytics' first-run
+    # banner, progress bars) goes to stderr instead of corrupting the protocol.
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     conn.send(("ready",))  # the parent starts a call's clock only once the worker has started up
     while True:
         try:

@@ -80,3 +80,22 @@ def test_a_worker_over_its_memory_limit_is_replaced():
 
 async def _pids(pool: WorkerPool, n: int) -> list[int]:
     return [await pool.call(os.getpid) for _ in range(n)]
+
+
+def test_what_a_worker_prints_stays_off_stdout(tmp_path):
+    """Stdout may be the stdio MCP channel: a worker's prints and fd-1 writes must land on stderr."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "noisy.py"
+    script.write_text("import os, anyio\nfrom mcp_server.workers import WorkerPool\n"
+                      "if __name__ == '__main__':\n    pool = WorkerPool(1)\n"
+                      "    anyio.run(lambda: pool.call(os.write, 1, b'noise from a worker\\n'))\n"
+                      "    anyio.run(lambda: pool.call(print, 'printed by a worker'))\n"
+                      "    pool.close()\n    print('parent done')\n")  # fmt: skip
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+    assert proc.stdout == "parent done\n", proc.stdout
+    assert "noise from a worker" in proc.stderr and "printed by a worker" in proc.stderr
