@@ -120,26 +120,42 @@ def rank_by_distance(ctx: ToolContext, image: ImageArg, regions: list[RegionArg]
 class DetectResult(Result):
     detections: list[dict[str, Any]]
     counts: dict[str, int]
+    known_labels: list[str]
+    count_reliable: bool
+    reason: str | None
 
 
 @register("detect", """Detect objects with the configured YOLO detector (default: a person detector); boxes in
     pixels, best score first, with counts per label and each box's cell of a 3x3 grid (top-left ... bottom-right).
-    labels: keep only these classes. tile "auto" cuts large frames into tiles so small objects are found.""",
+    known_labels: the only classes this detector can see (a count of anything else cannot be given: abstain).
+    count_reliable=false (with the reason) when the image is outside what the detector was trained on (the shipped
+    person detector on thermal frames or drone photos): then do not answer a count from it. Boxes the frame cannot
+    support (whole-frame or whole-tile boxes, featureless areas, boxes larger than the object on the ground) are
+    dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""",
           result=DetectResult)  # fmt: skip
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
            conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
            tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.detect import detect as run_detect
-    from tools.detect import grid_location
+    from tools.detect import detect_report, grid_location
+    from tools.photo_geometry import photo_geometry
 
     img = ctx.image(image)
-    dets = run_detect(img.rgb, labels=labels, conf=conf, tile=None if tile == "none" else "auto", config=ctx.config)
+    geo = photo_geometry(metadata_of(img))
+    aerial = geo.altitude_m is not None or geo.pitch_deg is not None
+    scale = img.size[0] / geo.width if geo.width else 1.0  # the loaded image may be a downscaled copy
+    gsd = geo.gsd_m_per_px / scale if geo.gsd_m_per_px is not None and geo.view == "nadir" else None
+    rep = detect_report(img.rgb, labels=labels, conf=conf, tile=None if tile == "none" else "auto",
+                        config=ctx.config, gsd_m_per_px=gsd, aerial=aerial)
+    dets = rep.detections
     rows = [{"label": d.label, "score": d.score, "bbox": d.bbox, "grid": grid_location(d.bbox, img.size)} for d in dets]
     counts: dict[str, int] = {}
     for d in dets:
         counts[d.label] = counts.get(d.label, 0) + 1
+    data = {"detections": rows, "counts": counts, "known_labels": rep.known_labels,
+            "count_reliable": rep.count_reliable, "reason": rep.reason,
+            "rejected": [{"label": d.label, "score": d.score, "bbox": d.bbox, "why": why} for d, why in rep.rejected]}
     pic = draw.boxes(img.rgb, [(f"{d.label} {d.score:.2f}", d.bbox) for d in dets]) if annotate else None
-    return ToolOutput({"detections": rows, "counts": counts}, pic)
+    return ToolOutput(data, pic)
 
 
 class SegmentResult(Result):

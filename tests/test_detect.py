@@ -175,3 +175,65 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
                          cwd=Path(__file__).resolve().parents[1])
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.strip().splitlines()[-1]) == int(user_threads or os.cpu_count())
+
+
+# --- plausibility of boxes, what the detector knows, whether its counts mean anything -----------------------------
+
+
+def test_uniform_grey_frame_gets_no_box() -> None:
+    from tools.detect import detect_report
+
+    rep = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05)
+    assert rep.detections == [] and rep.known_labels == ["person"]
+    assert not rep.count_reliable and "thermal" in rep.reason  # a single-channel frame
+
+
+def test_real_thermal_frame_no_whole_frame_box_and_counts_flagged(shared_data: Path) -> None:
+    from tools.detect import detect_report
+
+    image = shared_data / "hit_uav_thermal" / "images" / "0_60_90_0_01830.jpg"  # 14 Person boxes (README)
+    rep = detect_report(image, conf=0.05)
+    for d in rep.detections:
+        x1, y1, x2, y2 = d.bbox
+        assert (x2 - x1) < 0.9 * 640 or (y2 - y1) < 0.9 * 512, d
+    assert not rep.count_reliable and "thermal" in rep.reason
+
+
+def test_implausible_boxes_are_named() -> None:
+    from tools.detect import implausible
+
+    rng = np.random.default_rng(3)
+    gray = rng.integers(0, 255, (512, 640)).astype(float)
+    gray[100:200, 100:200] = 90.0  # a flat patch
+    frame = (0, 0, 640, 512)
+    tile = (0, 0, 300, 300)
+
+    def why(box: list[float], view: tuple = frame, from_tile: bool = False, gsd: float | None = None) -> str | None:
+        return implausible(Detection("person", 0.5, box), view, from_tile, gray, gsd)
+
+    assert "whole detector view" in why([2, 0, 639, 512])
+    assert why([0, 0, 639, 200]) is None  # wide but not the whole view
+    assert "whole tile" in why([10, 0, 60, 290], tile, from_tile=True)
+    assert why([10, 0, 60, 290]) is None  # the same box from the whole-frame pass
+    assert "uniform" in why([120, 120, 180, 180])
+    assert "larger than a person" in why([300, 300, 400, 360], gsd=0.05)  # 5 m on the ground
+    assert why([300, 300, 340, 360], gsd=0.05) is None  # 3 m tall box of a lying person: 40 x 60 px at 5 cm
+
+
+def test_mcp_detect_reports_labels_reliability_and_rejections(shared_data: Path, tmp_path: Path) -> None:
+    import anyio
+    import cv2
+
+    from mcp_server.client import call_full, connect
+
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((480, 640, 3), 128, np.uint8))
+    config = Config(allowed_roots=[str(tmp_path), str(shared_data)], call_timeout_s=180.0)
+
+    async def go(path: Path) -> dict:
+        async with connect(config) as session:
+            return (await call_full(session, "detect", {"image": str(path), "conf": 0.05})).data
+
+    grey = anyio.run(go, tmp_path / "grey.png")
+    assert grey["detections"] == [] and grey["counts"] == {} and grey["known_labels"] == ["person"]
+    assert grey["rejected"] and grey["rejected"][0]["why"].startswith("fills the whole")
+    assert grey["count_reliable"] is False and grey["reason"]

@@ -95,6 +95,23 @@ def model_labels(config: Config | None = None) -> list[str]:
     return sorted(set(label_map(model.names).values()))
 
 
+@dataclass
+class DetectionReport:
+    """Detections kept (best score first), those dropped as implausible with the reason, and what the detector knows.
+
+    ``known_labels``: every label the configured weights can report (a count of anything else cannot be made).
+    ``count_reliable``: False when the image is outside the detector's domain (``reason`` says why): the shipped
+    person detector was trained on ground-level RGB photos and finds none of the people on grey/thermal frames
+    (measured by ``benchmarks/bench_detect.py``).
+    """
+
+    detections: list[Detection]
+    rejected: list[tuple[Detection, str]]
+    known_labels: list[str]
+    count_reliable: bool
+    reason: str | None
+
+
 def detect(
     image: Any,
     *,
@@ -102,15 +119,38 @@ def detect(
     conf: float = 0.25,
     tile: Literal["auto"] | int | None = "auto",
     config: Config | None = None,
+    gsd_m_per_px: float | None = None,
 ) -> list[Detection]:
     """Detect objects in an RGB image (array, path or encoded bytes), best score first.
 
     ``labels`` keeps only those classes (case-insensitive; an unknown label is an error listing the model's
     labels). ``tile``: ``"auto"`` tiles frames longer than 1.5x the 640 px detector input, an ``int`` tiles with
-    that tile size in pixels (>= 64), ``None`` runs on the whole frame only.
+    that tile size in pixels (>= 64), ``None`` runs on the whole frame only. Boxes the frame's content cannot
+    support are dropped (see :func:`implausible`); ``gsd_m_per_px`` (ground size of a pixel of a nadir photo)
+    also drops boxes larger than the object can be on the ground.
+    """
+    return detect_report(image, labels=labels, conf=conf, tile=tile, config=config,
+                         gsd_m_per_px=gsd_m_per_px).detections
+
+
+def detect_report(
+    image: Any,
+    *,
+    labels: Sequence[str] | None = None,
+    conf: float = 0.25,
+    tile: Literal["auto"] | int | None = "auto",
+    config: Config | None = None,
+    gsd_m_per_px: float | None = None,
+    aerial: bool = False,
+) -> DetectionReport:
+    """:func:`detect` with the dropped boxes, the detector's labels and whether a count can be trusted.
+
+    ``aerial``: the frame is known to be a drone photo (its metadata has a flight altitude or camera pitch).
     """
     if not 0.0 <= float(conf) <= 1.0:
         raise ToolError(f"conf must be in [0, 1], got {conf}")
+    if gsd_m_per_px is not None and not (np.isfinite(gsd_m_per_px) and gsd_m_per_px > 0):
+        raise ToolError(f"gsd_m_per_px must be a positive number of metres, got {gsd_m_per_px!r}")
     tile_px = _tile_size(tile)
     rgb = load_image(image)
     cfg = config or Config.from_env()
@@ -122,18 +162,86 @@ def detect(
     crops = [(0, 0, bgr)]
     if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * DETECTOR_SIZE_PX):
         crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
-    boxes, scores, classes = [], [], []
+    boxes, scores, classes, views = [], [], [], []
     for (x0, y0, crop), result in zip(crops, _predict(model, [c for _, _, c in crops], conf)):
         b = result.boxes
         xyxy = b.xyxy.cpu().numpy().reshape(-1, 4) + np.array([x0, y0, x0, y0], float)
         boxes.append(xyxy)
         scores.append(b.conf.cpu().numpy().reshape(-1))
         classes += [names[int(c)] for c in b.cls.cpu().numpy().reshape(-1)]
+        views += [(x0, y0, x0 + crop.shape[1], y0 + crop.shape[0])] * len(xyxy)
     all_boxes = np.concatenate(boxes) if boxes else np.zeros((0, 4))
     all_scores = np.concatenate(scores) if scores else np.zeros(0)
-    keep = merge_detections(all_boxes, all_scores, classes) if len(crops) > 1 else list(np.argsort(-all_scores))
-    out = [Detection(classes[i], float(all_scores[i]), [float(v) for v in all_boxes[i]]) for i in keep]
-    return [d for d in out if wanted is None or d.label in wanted]
+    gray = rgb.mean(axis=2) if rgb.ndim == 3 else rgb.astype(float)
+    kept, rejected = [], []
+    for i in range(len(all_boxes)):
+        det = Detection(classes[i], float(all_scores[i]), [float(v) for v in all_boxes[i]])
+        why = implausible(det, views[i], views[i] != (0, 0, w, h), gray, gsd_m_per_px)
+        (rejected.append((det, why)) if why else kept.append(i))
+    order = merge_detections(all_boxes[kept], all_scores[kept], [classes[i] for i in kept]) if len(crops) > 1 \
+        else list(np.argsort(-all_scores[kept]))
+    out = [Detection(classes[kept[j]], float(all_scores[kept[j]]), [float(v) for v in all_boxes[kept[j]]])
+           for j in order]
+    out = [d for d in out if wanted is None or d.label in wanted]
+    known = sorted(set(names.values()))
+    reliable, reason = _count_reliability(rgb, model.names, aerial)
+    return DetectionReport(out, rejected, known, reliable, reason)
+
+
+#: A box whose view (the frame or tile it was found in) it fills to this fraction in both directions is the
+#: detector's response to the view itself (YOLO's border artefact), not an object: a uniform grey frame gets one.
+FILL_FRACTION = 0.9
+#: Tiles exist for objects too small for the whole-frame pass; a tile box spanning this fraction of the tile in
+#: either direction is an object the whole-frame pass sees (or a fragment cut by the tile border).
+TILE_SPAN_FRACTION = 0.9
+#: Grey-level standard deviation (0-255 scale) under which a box holds no structure at all.
+MIN_CONTENT_STD = 2.0
+#: Largest ground extent (m) of an object class on a nadir photo: a lying or shadow-lengthened person stays under
+#: 3 m; vehicles up to a long truck.
+MAX_GROUND_SIZE_M = {"person": 3.0, "car": 7.0, "bicycle": 3.0}
+
+
+def implausible(det: Detection, view: tuple[float, float, float, float], from_tile: bool, gray: np.ndarray,
+                gsd_m_per_px: float | None = None) -> str | None:
+    """Why a detection cannot be an object of the frame, or None. ``view`` = (x1, y1, x2, y2) of the frame or tile
+    it was found in; ``gray`` = the frame in grey levels."""
+    x1, y1, x2, y2 = det.bbox
+    bw, bh = x2 - x1, y2 - y1
+    vw, vh = view[2] - view[0], view[3] - view[1]
+    if bw <= 0 or bh <= 0:
+        return "empty box"
+    if bw >= FILL_FRACTION * vw and bh >= FILL_FRACTION * vh:
+        return "fills the whole detector view (frame or tile)"
+    if from_tile and (bw >= TILE_SPAN_FRACTION * vw or bh >= TILE_SPAN_FRACTION * vh):
+        return "spans a whole tile (objects that large belong to the whole-frame pass)"
+    r1, r2 = max(int(y1), 0), min(int(np.ceil(y2)), gray.shape[0])
+    c1, c2 = max(int(x1), 0), min(int(np.ceil(x2)), gray.shape[1])
+    patch = gray[r1:r2, c1:c2]
+    if patch.size == 0 or float(patch.std()) < MIN_CONTENT_STD:
+        return "no image structure inside the box (uniform area)"
+    limit = MAX_GROUND_SIZE_M.get(det.label)
+    if gsd_m_per_px is not None and limit is not None and max(bw, bh) * gsd_m_per_px > limit:
+        return f"{max(bw, bh) * gsd_m_per_px:.1f} m on the ground: larger than a {det.label} ({limit:g} m)"
+    return None
+
+
+def _count_reliability(rgb: np.ndarray, raw_names: dict[int, str], aerial: bool) -> tuple[bool, str | None]:
+    """Whether counts of this detector on this image mean anything (see :class:`DetectionReport`).
+
+    Only the shipped fall-detection weights are judged (their classes are {Normal, Fall}): they were trained on
+    ground-level RGB photos of people, so grey/thermal frames and drone photos are outside what they know.
+    """
+    from tools.pitch import is_single_channel
+
+    if not {str(v).lower() for v in raw_names.values()} <= PERSON_ALIASES:
+        return True, None
+    if is_single_channel(rgb):
+        return False, ("grey/thermal frame: the shipped person detector was trained on ground-level RGB photos and "
+                       "finds almost none of the people on aerial thermal frames (benchmarks/bench_detect.py)")
+    if aerial:
+        return False, ("drone photo: the shipped person detector was trained on ground-level RGB photos; seen from "
+                       "above it fires on rocks and bushes and misses small people")
+    return True, None
 
 
 def _predict(model: Any, crops: list[np.ndarray], conf: float) -> list[Any]:
