@@ -224,3 +224,19 @@ def test_non_finite_literals_are_found_in_the_raw_json():
         assert non_finite_literal('{"a": {"altitude_m": %s}}' % literal) is not None, literal
     for fine in ('{"a": 1e308}', '{"image": "iVBORNaNInfinity1e999"}', '{"a": [1, 2.5e3]}', "not json NaN"):
         assert non_finite_literal(fine) is None, fine
+
+
+def test_opencv_assertions_and_surprises_reach_the_client_short_and_named():
+    from mcp_server.server import failure
+    from mcp_server.workers import WorkerError
+
+    try:
+        cv2.resize(np.zeros((4, 4, 3), np.uint8), (0, 0))  # an OpenCV assertion (dsize and scale both zero)
+    except cv2.error as exc:
+        opencv = exc
+    text = str(failure("detect", opencv))
+    assert text.startswith("detect could not process this input (OpenCV:") and len(text) < 400
+    assert "\n" not in text and "Assertion failed" in text  # one line, the assertion itself, no source dump
+    remote = str(failure("match_views", WorkerError("KeyError", "k" * 5000, False)))
+    assert remote.startswith("match_views failed (KeyError:") and len(remote) < 260
+    assert str(failure("x", WorkerError("RequestError", "path not allowed: 'a'", True))) == "path not allowed: 'a'"
