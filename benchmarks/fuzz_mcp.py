@@ -8,7 +8,8 @@ protocol junk), one after the other. Counted per transport:
 - crashes: the server process died; hangs: no reply within ``--hang-s`` seconds;
 - echo violations: a reply containing more than 200 consecutive characters of a long input;
 - good-call failures: every ``--check-every`` bad calls a valid call (``clock_direction``) must still succeed;
-- memory: resident memory of the server with its worker processes (psutil), at start, peak and end;
+- memory: resident memory of the server with its worker processes (psutil) after a first valid call has started
+  a worker, half way, at the peak and at the end (growth from half way to the end would be a leak);
 - outcomes (tool error result, JSON-RPC error, HTTP error, accepted) and reply latency.
 
 Targets: 0 crashes, 0 hangs, 0 echo violations, 0 good-call failures, memory bounded (end - start small, peak far
@@ -200,7 +201,8 @@ def battery(server: Any, batch: list[Case], hang_s: float, check_every: int) -> 
     """Send every case, then figures for this transport."""
     counts: Counter[str] = Counter()
     families: dict[str, Counter[str]] = {}
-    latency, echo_bad, good_fail, good_n, examples = [], 0, 0, 0, {}
+    latency, echo_bad, good_fail, good_n, examples, mid_mb = [], 0, 0, 0, {}, 0.0
+    server.request(good_line(10**9), 10**9, hang_s)  # starts the worker processes: their memory is the baseline
     start_mb = peak_mb = rss_mb(server.pid)
     t0 = time.perf_counter()
     for i, case in enumerate(batch, 1):
@@ -215,6 +217,8 @@ def battery(server: Any, batch: list[Case], hang_s: float, check_every: int) -> 
             examples[kind] = json.dumps(message)[:300]
         if kind in ("crash",):
             break
+        if i == len(batch) // 2:
+            mid_mb = rss_mb(server.pid)  # against the end: growth in the second half would be a leak
         if i % check_every == 0:
             good_n += 1
             good_kind, reply, _ = server.request(good_line(10**9 + i), 10**9 + i, hang_s)
@@ -227,7 +231,8 @@ def battery(server: Any, batch: list[Case], hang_s: float, check_every: int) -> 
             "crashes": counts["crash"] + (0 if server.alive() else 1) if counts["crash"] else int(not server.alive()),
             "hangs": counts["hang"], "wrong_ids": counts["wrong_id"], "echo_violations": echo_bad,
             "good_checks": good_n, "good_failures": good_fail,
-            "rss_mb": {"start": round(start_mb, 1), "peak": round(max(peak_mb, end_mb), 1), "end": round(end_mb, 1)},
+            "rss_mb": {"start": round(start_mb, 1), "half_way": round(mid_mb, 1), "peak": round(max(peak_mb, end_mb), 1),
+                       "end": round(end_mb, 1)},
             "latency_ms": {"median": round(statistics.median(latency), 1), "p95": round(q[-1], 1),
                            "max": round(max(latency), 1)},
             "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}  # fmt: skip
