@@ -92,11 +92,14 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
 
 async def count(ctx: ToolContext, p: Program) -> Evidence:
     label = (p.objects() or ["object"])[0]
-    r = await ctx.call("detect", image=ctx.images[0])
+    try:
+        r = await ctx.call("detect", image=ctx.images[0])
+    except ToolCallError as exc:
+        return undecided(f"counting '{label}' needs the object detector, which failed: {exc}")
     known = [str(k) for k in r.get("known_labels", ["person"])]
     if label not in known:
-        return undecided(f"counting '{label}' needs a detector trained for it; the configured detector knows only "
-                         f"{', '.join(known)} (set the detector weights in the configuration to count other classes)")
+        return undecided(f"counting '{label}' needs a detector trained for it; the configured detector only knows "
+                         f"{', '.join(known)} (configure other detector weights to count other classes)")
     n = int((r.get("counts") or {}).get(label, 0))
     return found({"n": n, "label": label}, 0.7, "people found by the person detector; small or occluded people may "
                  "be missed")

@@ -35,6 +35,12 @@ async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
 
 
 async def order(ctx: ToolContext, p: Program) -> Evidence:
+    if p.conventions.pitch_deg is None:  # the camera pitch from the photo's tags, when it has them
+        g = await geometry(ctx, p)
+        if g.get("pitch_deg") is not None and "estimated" not in str(g.get("pitch_source") or ""):
+            p = p.model_copy(update={"conventions": p.conventions.model_copy(
+                update={"pitch_deg": float(g["pitch_deg"]), "altitude_m": p.conventions.altitude_m or g.get(
+                    "altitude_m")})})
     u = legacy_understanding(p, "Distance_Comparison", "REGION_LIST", "rank")
     if p.expect != "nearest_and_farthest":
         return await rank_strategy(ctx, u)

@@ -206,7 +206,7 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     if has("semantic", t) or yes_no:
         return make(Ask.SEMANTIC, why="needs recognition of what things are")
     p = make(Ask.SEMANTIC)
-    p.understood, p.unsure = [], ["no asked quantity recognised (not a distance, angle, direction, clock, height, "
+    p.understood, p.unsure = [], ["the question could not be placed: no asked quantity recognised (not a distance, angle, direction, clock, height, "
                                   "footprint, GSD, count, overlap, motion, quality or tilt question)"]
     return p
 
@@ -247,8 +247,7 @@ def _conventions(t: str, s) -> Conventions:
     return Conventions(
         unit=unit, signed=signed, clockwise=not re.search(r"counter-?\s?clockwise|anti-?\s?clockwise", t),
         rounding="floor" if re.search(r"\bfloor\b|round(ed)? down", t) else "nearest",
-        order="farthest_first" if re.search(r"farthest|furthest|most distant", t) and not re.search(
-            r"nearest and (the )?farthest|closest and (the )?farthest", t) else "nearest_first",
+        order=_order(t),
         want_all=bool(re.search(r"\b(rank|order|sort|list)\b|from (nearest|closest|farthest) to|all (the )?regions",
                                 t)),
         altitude_m=s.altitude_m, pitch_deg=-90.0 if s.pitch_deg is None and re.search(
@@ -260,6 +259,17 @@ def _conventions(t: str, s) -> Conventions:
 
 OBJECT_CLASSES = {"person": PERSON, "vehicle": r"vehicles?|automobiles?|cars?|vans?|trucks?|lorr(y|ies)|bus(es)?",
                   "bicycle": r"bicycles?|bikes?|cyclists?"}
+
+
+def _order(t: str) -> str:
+    """nearest_first or farthest_first: the end a ranking starts from ("from farthest to nearest"), else the
+    extreme asked for ("which is farthest")."""
+    m = re.search(r"from (?:the )?(nearest|closest|farthest|furthest)", t)
+    if m:
+        return "nearest_first" if m.group(1) in ("nearest", "closest") else "farthest_first"
+    if re.search(r"(nearest|closest) and (the )?(farthest|furthest)", t):
+        return "nearest_first"
+    return "farthest_first" if re.search(r"farthest|furthest|most distant|longest", t) else "nearest_first"
 
 
 def _count_label(t: str) -> str:
