@@ -52,7 +52,21 @@ def test_sequoia_altitude_needs_the_ground_elevation(shared_data: Path) -> None:
     depression = 90.0 - float(row["Pitch"])  # tilt from nadir = Pix4D pitch
     assert geo.altitude_m == pytest.approx(alt) and "ground elevation" in geo.altitude_source
     assert geo.gsd_m_per_px == pytest.approx(alt / math.sin(math.radians(depression)) / focal, rel=1e-4)
-    assert geo.footprint_m == pytest.approx([geo.gsd_m_per_px * 4608, geo.gsd_m_per_px * 3456])
+    tilt, half = math.radians(float(row["Pitch"])), math.atan(3456 / 2 / focal)
+    along = alt * (math.tan(tilt + half) - math.tan(tilt - half))  # ground between the top and bottom edges
+    assert geo.footprint_m == pytest.approx([geo.gsd_m_per_px * 4608, along], rel=1e-4)
+
+
+@pytest.mark.parametrize("tilt, refused", [(0.0, False), (12.0, False), (16.0, True)])
+def test_near_nadir_footprint_is_width_at_centre_by_ground_length(tilt: float, refused: bool) -> None:
+    meta = CameraMetadata(width=1000, height=750)
+    geo = photo_geometry(meta, altitude_m=100.0, pitch_deg=-90.0 + tilt, focal_px=1000.0)
+    if refused:
+        assert geo.footprint_m is None and "trapezoid" in geo.missing["footprint_m"]
+        return
+    t, half = math.radians(tilt), math.atan(375 / 1000)
+    slant = 100.0 / math.cos(t)
+    assert geo.footprint_m == pytest.approx([slant / 1000 * 1000, 100 * (math.tan(t + half) - math.tan(t - half))])
 
 
 def test_thermal_frame_every_value_missing_with_reasons(shared_data: Path) -> None:

@@ -10,7 +10,9 @@ Geometry (pinhole camera, flat ground, principal point at the image centre):
 - GSD at the image centre = slant range / focal_px, slant range = altitude / sin(depression), depression = −pitch
   (nadir: altitude / focal_px). This is the across-track size of a centre pixel; oblique pixels are longer along
   the view direction.
-- Footprint (nadir only) = GSD x (width, height): an oblique footprint is a trapezoid, not a width x height.
+- Footprint = GSD x (width, height) for a nadir view; up to 15 deg from nadir, the width at the image centre x the
+  ground length along the view (altitude x (tan(tilt + a) - tan(tilt - a)), a = half the vertical field of view);
+  a more oblique footprint is a trapezoid, not a width x height, and is refused.
 - A north-up GeoTIFF in metres gives its pixel size directly (GSD and footprint), heading 0 and a nadir view.
 """
 
@@ -25,6 +27,10 @@ from tools.common import ToolError
 
 NADIR_TOLERANCE_DEG = 10.0  # |pitch + 90| at or below this is a nadir view
 MIN_DEPRESSION_DEG = 2.0  # the image centre must look at least this far below the horizon for a ground GSD
+#: Up to this tilt from nadir the ground patch is nearly a rectangle: its footprint is reported as the width at the
+#: image centre x the exact ground length along the view (a trapezoid whose two widths differ by under ~20 % for
+#: a 60 deg vertical field of view); beyond it the footprint is refused.
+NEAR_NADIR_FOOTPRINT_DEG = 15.0
 ALTITUDE_RANGE_M = (0.5, 20000.0)  # above-ground altitudes outside this are not flight heights
 ALTITUDE_TAGS = "RelativeAltitude, AboveGroundAltitude, senseFly Height"
 HEADING_TAGS = "GimbalYawDegree, Camera:Yaw, senseFly Heading, GPSImgDirection, FlightYawDegree"
@@ -237,10 +243,27 @@ def _ground(geo: PhotoGeometry, meta: CameraMetadata, ground_width: float | None
         slant = geo.altitude_m / math.sin(math.radians(depression))
         geo.gsd_m_per_px = slant / geo.focal_px
         geo.gsd_source = f"altitude {geo.altitude_m:g} m / sin({depression:.1f} deg) / focal {geo.focal_px:.1f} px"
-    if geo.view == "oblique":
+    _footprint(geo, ground_width is not None or meta.pixel_size_m is not None)
+
+
+def _footprint(geo: PhotoGeometry, scale_given: bool) -> None:
+    """Footprint from the GSD (see the module doc); ``scale_given``: the GSD came from a stated ground width or
+    georeferencing, not from the altitude."""
+    w, h = int(geo.width or 0), int(geo.height or 0)
+    tilt = 0.0 if geo.pitch_deg is None else abs(90.0 + geo.pitch_deg)
+    if tilt > NEAR_NADIR_FOOTPRINT_DEG:
         geo.missing["footprint_m"] = (f"oblique view (pitch {geo.pitch_deg:.1f} deg): the ground covered is a "
                                       "trapezoid, not a width x height")
         return
-    if geo.view is None and ground_width is None and meta.pixel_size_m is None:
+    if geo.pitch_deg is None and not scale_given:
         geo.assumptions.append("footprint computed for a nadir view (pitch unknown)")
+    if tilt > 1.0 and not scale_given and geo.altitude_m is not None and geo.focal_px is not None:
+        half = math.atan(h / 2.0 / geo.focal_px)
+        t = math.radians(tilt)
+        if math.degrees(t + half) < 90.0 - MIN_DEPRESSION_DEG:
+            along = geo.altitude_m * (math.tan(t + half) - math.tan(t - half))
+            geo.footprint_m = [geo.gsd_m_per_px * w, along]
+            geo.assumptions.append(f"near-nadir tilt {tilt:.1f} deg: footprint = width at the image centre x ground "
+                                   "length along the view (the patch is a slight trapezoid)")
+            return
     geo.footprint_m = [geo.gsd_m_per_px * w, geo.gsd_m_per_px * h]
