@@ -39,34 +39,40 @@ C = {
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
     "same_heading": r"same (heading|direction|orientation|way)|change(d)? (its |the )?heading|changed direction|"
-                    r"heading (has )?changed|heading change|"
+                    r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"
+                    r"orientation)s?\b|\b(heading|direction|orientation)s?\b.*\bdifferent\b|"
                     r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
                     r"change in yaw|\byaw\b",
     "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
+                r"\b(in|into) (" + _UNIT_RX + r")\b|\blength\b|\bleg\b|how much ground|"
                 r"how many (" + _UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
                 r"\bdisplacement\b|\btranslation\b",
     "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
+                r"how far up|\bagl\b|above ground level|"
                 r"\bup\b.*\b(" + _UNIT_RX + r")|(" + _UNIT_RX + r")\s+up\b|height over|\bflying height\b",
     "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side to side|"
                  r"top to bottom|rectangle|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
-                 r"\bspan\b|\bspans\b|metres across|\bdimensions\b",
+                 r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
+                 r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
            r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per pixel|(one|a|single|each) pixel|pixel size|"
            r"\bresolution\b",
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
-               r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common",
+               r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
+               r"shares? (the )?most|shared area|most (area|ground) (in common|with)",
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bred box\b|\bthe box\b|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
-               r"\bproblem\b|\bissue\b|quality check|\bbright\b",
+               r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
+               r"\busable\b|\bcontrast\b",
     "tilt": r"\bnadir\b|straight down|\boblique\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top-?down|"
-            r"looking down|pointing down|at -?90|toward(s)? the horizon|at an angle",
+            r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
@@ -80,7 +86,7 @@ C = {
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
-                       r"\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bapart\b|how many (" + _UNIT_RX + r")\b|"
+                       r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + _UNIT_RX + r")\b|"
                        r"\b(in|into) (" + _UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",
     "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
                     r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
@@ -154,7 +160,7 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.ORDER, why="regions by distance")
         if has("distance", t) and len(regions) >= 2:
             return make(Ask.DISTANCE, why="ground distance between regions")
-        if has("semantic", t):
+        if not (has("quality", t) or has("tilt", t)):
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
         return make(Ask.ORDER, why="regions by distance")
