@@ -17,6 +17,7 @@ class PhotoGeometryResult(Result):
     pitch_deg: float | None
     pitch_source: str | None
     view: str | None
+    view_source: str | None
     heading_deg: float | None
     heading_source: str | None
     focal_px: float | None
@@ -45,7 +46,7 @@ GroundElevation = Annotated[float | None, Field(description="ground height above
 
 @register("photo_geometry", """Facts of one photo with units and where each came from: altitude above ground or the
     take-off point (m), camera pitch (deg, -90 = nadir) and view ("nadir" within 10 deg of straight down, else
-    "oblique"), heading = compass bearing of the image top (deg clockwise from north), focal length (px), ground
+    "oblique"; an image showing sky above a horizon is oblique), heading = compass bearing of the image top (deg clockwise from north), focal length (px), ground
     sampling distance at the image centre (m/px) and, for nadir views, the ground footprint [width, height] (m);
     GPS position, camera make/model, image size. Reads any vendor's metadata (DJI, Autel, Skydio, Parrot, senseFly,
     MicaSense, EXIF GPS, GeoTIFF). Values stated in the question override the file. Every value that cannot be had
@@ -57,6 +58,7 @@ def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven 
                    annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.photo_geometry import photo_geometry as geometry
     from tools.pitch import estimate_pitch
+    from tools.view_cues import sky_at_top
 
     img = ctx.image(image)
     meta = metadata_of(img)
@@ -67,5 +69,6 @@ def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven 
 
     geo = geometry(meta, altitude_m=altitude_m, pitch_deg=pitch_deg, focal_mm=focal_mm,
                    sensor_width_mm=sensor_width_mm, focal_px=focal_px, ground_width_m=ground_width_m,
-                   ground_elevation_m=ground_elevation_m, estimate_pitch=estimator)
+                   ground_elevation_m=ground_elevation_m, estimate_pitch=estimator,
+                   sky_visible=lambda: sky_at_top(img.rgb).sky_visible)
     return ToolOutput(to_jsonable(geo), None)

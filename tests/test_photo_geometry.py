@@ -143,3 +143,18 @@ def test_mcp_tool_reports_the_planner_fields(shared_data: Path) -> None:
     thermal = anyio.run(go, shared_data / "hit_uav_thermal" / "images" / "1_130_90_0_07333.jpg")
     assert thermal["altitude_m"] is None and thermal["altitude_m"] not in (512, 640)
     assert {"altitude_m", "gsd_m_per_px", "footprint_m", "heading_deg"} <= set(thermal["missing"])
+
+
+def test_sky_in_view_makes_an_oblique_view_of_unknown_pitch(shared_data: Path) -> None:
+    from tools.common import load_image
+    from tools.view_cues import sky_at_top
+
+    path = shared_data / "opencv_aero" / "aero3.jpg"  # README: oblique aerial photo, no metadata
+    rgb = load_image(path)
+    geo = photo_geometry(read_metadata(path), altitude_m=300.0, focal_px=1000.0,
+                         sky_visible=lambda: sky_at_top(rgb).sky_visible)
+    assert (geo.view, geo.pitch_deg) == ("oblique", None) and "sky" in geo.view_source
+    assert geo.gsd_m_per_px is None and geo.footprint_m is None and "oblique" in geo.missing["gsd_m_per_px"]
+    tagged = photo_geometry(read_metadata(shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"),
+                            sky_visible=lambda: True)  # a pitch tag wins over any image cue
+    assert tagged.view == "nadir" and "GimbalPitch" in tagged.view_source

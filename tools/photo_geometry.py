@@ -37,6 +37,7 @@ HEADING_TAGS = "GimbalYawDegree, Camera:Yaw, senseFly Heading, GPSImgDirection, 
 PITCH_TAGS = "GimbalPitchDegree, Camera:Pitch, senseFly PitchAngle"
 
 PitchEstimator = Callable[[float | None], Any]  # focal_px -> tools.pitch.PitchEstimate
+SkyCheck = Callable[[], bool]  # True when the image shows sky above a horizon (tools.view_cues.sky_at_top)
 
 
 @dataclass
@@ -48,6 +49,7 @@ class PhotoGeometry:
     pitch_deg: float | None = None  # −90 = nadir, 0 = horizon
     pitch_source: str | None = None
     view: str | None = None  # "nadir" or "oblique"
+    view_source: str | None = None
     heading_deg: float | None = None  # compass bearing of the image's up direction, clockwise from north, [0, 360)
     heading_source: str | None = None
     focal_px: float | None = None
@@ -87,7 +89,7 @@ def photo_geometry(meta: CameraMetadata, *, altitude_m: float | None = None, pit
                    focal_mm: float | None = None, sensor_width_mm: float | None = None,
                    focal_px: float | None = None, ground_width_m: float | None = None,
                    ground_elevation_m: float | None = None,
-                   estimate_pitch: PitchEstimator | None = None) -> PhotoGeometry:
+                   estimate_pitch: PitchEstimator | None = None, sky_visible: SkyCheck | None = None) -> PhotoGeometry:
     """The single-photo facts of a photo with metadata ``meta``; keyword values (from the question) override it.
 
     ``ground_elevation_m``: height of the ground above sea level, turning a GPS (sea-level) altitude into one above
@@ -109,7 +111,7 @@ def photo_geometry(meta: CameraMetadata, *, altitude_m: float | None = None, pit
         geo.assumptions.append(meta.reader_note)
     _altitude(geo, meta, altitude_m, ground_elevation_m)
     _focal(geo, meta, focal_px, focal_mm, sensor_width_mm)
-    _pitch(geo, meta, pitch_deg, estimate_pitch)
+    _pitch(geo, meta, pitch_deg, estimate_pitch, sky_visible)
     _heading(geo, meta)
     _ground(geo, meta, ground_width_m)
     if geo.lat is None or geo.lon is None:
@@ -172,7 +174,8 @@ def _focal(geo: PhotoGeometry, meta: CameraMetadata, focal_px: float | None, foc
     geo.focal_source = src
 
 
-def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estimator: PitchEstimator | None) -> None:
+def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estimator: PitchEstimator | None,
+           sky_visible: SkyCheck | None) -> None:
     if given is not None:
         geo.pitch_deg, geo.pitch_source = given, "given in the question"
     elif meta.camera_pitch_deg is not None:
@@ -180,12 +183,17 @@ def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estima
         geo.pitch_source = meta.sources.get("camera_pitch_deg", "camera pitch tag")
     elif meta.pixel_size_m is not None:
         geo.pitch_deg, geo.pitch_source = -90.0, "georeferenced north-up raster (orthophoto: vertical view)"
+    elif sky_visible is not None and sky_visible():
+        geo.view, geo.view_source = "oblique", "sky above a horizon at the top of the image"
+        geo.missing["pitch_deg"] = f"no camera pitch tag ({PITCH_TAGS}) and none given (the view is oblique: sky seen)"
+        return
     elif estimator is not None:
         _estimated_pitch(geo, estimator)
         return
     else:
         geo.missing["pitch_deg"] = f"no camera pitch tag ({PITCH_TAGS}) and none given"
     geo.view = view_of(geo.pitch_deg)
+    geo.view_source = geo.pitch_source
     if geo.view is None:
         geo.missing["view"] = geo.missing["pitch_deg"]
 
@@ -196,6 +204,7 @@ def _estimated_pitch(geo: PhotoGeometry, estimator: PitchEstimator) -> None:
     sides = {view_of(lo), view_of(hi)}
     if est.confident and len(sides) == 1 and not (lo < -90.0 - NADIR_TOLERANCE_DEG):
         geo.pitch_deg, geo.view = float(est.pitch_deg), sides.pop()
+        geo.view_source = "estimated from the image"
         geo.pitch_source = (f"estimated from the image (texture foreshortening; interval {lo:.0f} to {hi:.0f} deg"
                             f"{', focal assumed' if est.focal_assumed else ''})")
         return
@@ -228,6 +237,10 @@ def _ground(geo: PhotoGeometry, meta: CameraMetadata, ground_width: float | None
         need = [n for n, v in (("altitude_m", geo.altitude_m), ("focal_px", geo.focal_px)) if v is None]
         geo.missing["gsd_m_per_px"] = "needs " + " and ".join(
             f"{n} ({geo.missing.get(n, 'unknown')})" for n in need)
+        geo.missing["footprint_m"] = geo.missing["gsd_m_per_px"]
+        return
+    elif geo.pitch_deg is None and geo.view == "oblique":
+        geo.missing["gsd_m_per_px"] = "oblique view of unknown pitch: the ground scale varies across the image"
         geo.missing["footprint_m"] = geo.missing["gsd_m_per_px"]
         return
     else:
