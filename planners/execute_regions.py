@@ -34,7 +34,32 @@ async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
     return await clock_strategy(ctx, legacy_understanding(p, "Direction_Recognition", "CLOCK", "clock"))
 
 
+async def order_from_region(ctx: ToolContext, p: Program, anchor: int) -> Evidence:
+    """Regions ordered by their distance from region ``anchor``: centre to centre in the image, which orders
+    ground distances on a straight-down photo (an oblique photo is refused)."""
+    regions, _, unread = await read_regions(ctx, 0)
+    if anchor not in regions:
+        return undecided(f"region {anchor} could not be read in the image")
+    others = [i for i in regions if i != anchor]
+    if not others:
+        return undecided("no other region was read to compare with")
+    g = await geometry(ctx, p)
+    if g.get("view") == "oblique":
+        return undecided("the photo is oblique: distances between regions need a straight-down view")
+    ax, ay = _centre(regions[anchor]["bbox"])
+    ranked = sorted(others, key=lambda i: math.dist((ax, ay), _centre(regions[i]["bbox"])))
+    if p.conventions.order == "farthest_first":
+        ranked.reverse()
+    note = "centre to centre" + ("" if g.get("view") else ", assuming a straight-down view")
+    if unread:
+        note += f"; {len(unread)} drawn box(es) whose label could not be read were left out"
+    return found({"ids": ranked if p.conventions.want_all else ranked[:1]}, 0.7 if unread else 0.8, note)
+
+
 async def order(ctx: ToolContext, p: Program) -> Evidence:
+    anchor = p.conventions.anchor
+    if anchor is not None and anchor.kind == "region" and anchor.id is not None:
+        return await order_from_region(ctx, p, anchor.id)
     if p.conventions.pitch_deg is None:  # the camera pitch from the photo's tags, when it has them
         g = await geometry(ctx, p)
         if g.get("pitch_deg") is not None and "estimated" not in str(g.get("pitch_source") or ""):

@@ -59,7 +59,8 @@ C = {
            r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per pixel|(one|a|single|each) pixel|pixel size|"
            r"\bresolution\b",
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
-    "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b",
+    "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
+             r"\b(rank|sort|order)\b.*\b(distance|far)",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
                r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
                r"shares? (the )?most|shared area|most (area|ground) (in common|with)",
@@ -116,6 +117,9 @@ def parse_question(question: str, n_images: int) -> Program:
     if program.ask == Ask.CLOCK and (anchor := _anchor(rest)) is not None and anchor in program.regions():
         program.conventions.anchor = Referent(kind="region", id=anchor)
         program.understood.append(f"anchor: region {anchor}")
+    if program.ask == Ask.ORDER and (anchor := _anchor(rest, r"to|from")) is not None:
+        program.conventions.anchor = Referent(kind="region", id=anchor)
+        program.understood.append(f"distances from region {anchor}")
     if program.ask == Ask.ORDER and re.search(r"(nearest|closest) and (the )?(farthest|furthest)", rest):
         program.expect = "nearest_and_farthest"
     if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
@@ -220,9 +224,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 POSITIVE_QUALITY = r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b"
 
 
-def _anchor(t: str) -> int | None:
-    """The region a direction is measured from ("from region 2", "seen from box 1"), or None."""
-    m = re.search(r"(?:from|relative to|with respect to|seen from)\s+(?:the\s+)?(?:" + REGION_NOUNS
+def _anchor(t: str, words: str = r"from|relative to|with respect to|seen from") -> int | None:
+    """The region a direction or distance is measured from ("from region 2", "seen from box 1"), or None."""
+    m = re.search(r"(?:" + words + r")\s+(?:the\s+)?(?:" + REGION_NOUNS
                   + r")\s*(?:number\s+|numbered\s+|#)?(\d{1,2})\b", t)
     return int(m.group(1)) if m else None
 

@@ -5,6 +5,7 @@ summary, DJI XMP text in the JPEG bytes) or from what the files lack (HIT-UAV th
 from __future__ import annotations
 
 import csv
+import json
 import math
 import re
 
@@ -62,3 +63,18 @@ def test_counting_a_class_the_detector_does_not_know_abstains(agent, shared_data
     frame = sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg"))[0]
     a = agent.ask([frame], "How many cars are parked here?")
     assert a.abstained and "vehicle" in a.reason and "detector" in a.reason
+
+
+def test_region_nearest_to_another_region_on_a_nadir_frame(agent):
+    """Distances from a named region (not from the drone): truth from the drawn boxes of the example overlay."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
+    centre = {int(k): ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k, b in drawn.items()}
+    for anchor in (1, 4):
+        others = sorted((i for i in centre if i != anchor), key=lambda i: math.dist(centre[anchor], centre[i]))
+        a = agent.ask([examples / "regions_nadir.png"], f"Which box is closest to box {anchor}?")
+        assert a.text == f"Region {others[0]}", a.reason
+        b = agent.ask([examples / "regions_nadir.png"], f"Which region lies farthest from region {anchor}?")
+        assert b.text == f"Region {others[-1]}", b.reason

@@ -269,3 +269,11 @@ def test_the_schema_validates_programs():
         Program.model_validate({"ask": "distance", "colour": "red"})
     with pytest.raises(ValueError):
         Program.model_validate({"ask": "weather"})
+
+
+def test_an_order_from_a_region_is_measured_from_that_region():
+    p = parse_question("Which region is closest to region 2?", 1)
+    assert (p.ask, p.conventions.anchor.id, p.conventions.order) == (Ask.ORDER, 2, "nearest_first")
+    p = parse_question("Rank the boxes by distance from box 3, farthest first.", 1)
+    assert (p.conventions.anchor.id, p.conventions.order, p.conventions.want_all) == (3, "farthest_first", True)
+    assert parse_question("Which region is closest to the drone?", 1).conventions.anchor is None
