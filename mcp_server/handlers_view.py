@@ -244,9 +244,11 @@ class CameraResult(Result):
     intrinsics: dict[str, Any]
 
 
-@register("camera_metadata", """Camera metadata from EXIF and DJI XMP: GPS position, relative/absolute altitude (m),
-    gimbal and flight yaw/pitch/roll (deg; pitch -90 = nadir), focal length, plus the pinhole intrinsics (fx, fy,
-    cx, cy in pixels, horizontal field of view) and the camera heading (deg clockwise from north).""",
+@register("camera_metadata", """Raw camera metadata of any vendor (DJI, Autel, Skydio, Parrot, senseFly, MicaSense,
+    EXIF GPS, GeoTIFF) read with ExifTool: GPS position, relative/absolute altitude (m), camera, gimbal and flight
+    yaw/pitch/roll (deg; pitch -90 = nadir), focal length, sensor width, and the tag each value came from
+    (sources), plus the pinhole intrinsics (fx, fy, cx, cy in pixels, horizontal field of view) and the camera
+    heading (deg clockwise from north). For altitude, GSD, footprint, tilt or heading answers use photo_geometry.""",
           result=CameraResult, can_annotate=False)  # fmt: skip
 def camera_metadata(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
     from tools.camera import camera_heading_deg, intrinsics_for

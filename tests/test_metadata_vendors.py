@@ -154,3 +154,14 @@ def test_resized_copy_keeps_the_focal_ratio(shared_data: Path, tmp_path: Path) -
 def test_camera_metadata_defaults_stay_empty() -> None:
     meta = CameraMetadata()
     assert meta.sources == {} and camera_heading_deg(meta) is None
+
+
+def test_a_dead_exiftool_process_is_restarted(shared_data: Path) -> None:
+    if metadata_read.shutil.which("exiftool") is None:
+        pytest.skip("exiftool not installed")
+    path = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    first = read_metadata(path)
+    metadata_read._HELPER[0]._process.kill()  # the long-running exiftool dies under us
+    metadata_read._HELPER[0]._process.wait()
+    again = read_metadata(path)
+    assert again.reader.startswith("exiftool") and again.rel_altitude_m == first.rel_altitude_m == 39.8

@@ -68,7 +68,10 @@ def _helper() -> Any:
     if _OWNER and _OWNER[0] != os.getpid():  # forked: the helper's pipes belong to the parent
         _HELPER.clear()
         _OWNER.clear()
-    if not _HELPER or not _HELPER[0].running:
+    with warnings.catch_warnings():  # PyExifTool warns when the process it started has died: we restart it
+        warnings.simplefilter("ignore")
+        alive = bool(_HELPER) and _HELPER[0].running
+    if not alive:
         _HELPER.clear()
         _OWNER[:] = [os.getpid()]
         helper = exiftool.ExifToolHelper(common_args=EXIFTOOL_ARGS, check_execute=False)
