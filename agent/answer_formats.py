@@ -28,3 +28,4 @@ class AnswerFormat(str, Enum):
     COUNT = "count"
     LABEL = "label"
     CHOICE = "choice"
+    COMPOUND = "compound"

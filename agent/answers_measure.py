@@ -213,4 +213,28 @@ class Choice:
         return cls(int(m.group(1)))
 
 
-MEASURE_TYPES = (Compass, Length, Footprint, GroundResolution, Count, Label, Choice)
+@dataclass(frozen=True)
+class Compound:
+    """The answers to two questions asked in one, each rendered in its own format, joined by ``; ``."""
+
+    parts: tuple[str, ...]
+    format: ClassVar[AnswerFormat] = AnswerFormat.COMPOUND
+
+    def __post_init__(self) -> None:
+        parts = tuple(str(p).strip() for p in self.parts)
+        if len(parts) < 2 or not all(parts) or any("; " in p for p in parts):
+            raise ValueError(f"a compound answer needs two or more non-empty parts without '; ', got {self.parts!r}")
+        object.__setattr__(self, "parts", parts)
+
+    def render(self) -> str:
+        return "; ".join(self.parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        try:
+            return cls(tuple(clean(text).split("; ")))
+        except ValueError as exc:
+            raise AnswerParseError(str(exc)) from None
+
+
+MEASURE_TYPES = (Compass, Length, Footprint, GroundResolution, Count, Label, Choice, Compound)

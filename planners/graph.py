@@ -104,10 +104,9 @@ async def act(state: PlannerState, runtime: Runtime[GraphContext]) -> dict:
         if u.plan is None:
             evidence = undecided(_not_understood(u))
         elif u.plan.startswith("ask:"):
-            from planners.execute_regions import OPERATIONS  # registers the region operations too
+            from planners.execute_compound import run_program
 
-            program = Program.model_validate(u.program)
-            evidence = await OPERATIONS[program.ask](ctx.tools, program)
+            evidence = await run_program(ctx.tools, Program.model_validate(u.program))
         elif u.plan == "llm_tools":
             from planners import llm
 

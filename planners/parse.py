@@ -102,11 +102,38 @@ def has(concept: str, text: str) -> bool:
     return bool(_RX[concept].search(text))
 
 
+#: Where a sentence holds a second question: after a question mark, or at "and" / "also" before a wh-word.
+CLAUSE_BREAK = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus|then)\s+(?=(?:what|which|how|where|is|was|did|does|"
+                          r"give|tell)\b)")
+
+
+#: A clause that says how to answer, not what: it applies to the whole question and is no second question.
+FORMAT_INSTRUCTION = re.compile(r"\s*(?:please\s+)?(?:(?:answer|reply|respond)\s+(?:with|in|using|as|only)|formatted|"
+                                r"give (?:only|just)|provide no|no explanation|use\b)")
+
+
 def parse_question(question: str, n_images: int) -> Program:
-    """The typed program of ``question`` asked about ``n_images`` images (see the module docstring)."""
+    """The typed program of ``question`` asked about ``n_images`` images (see the module docstring). Two questions
+    in one ("how high was it, and which way was it facing?") give a program whose ``then`` is the second."""
     text = normalise(question).strip()
     stated, rest = stated_values(text)
-    conv = _conventions(text, stated)
+    clauses = [c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c) and not FORMAT_INSTRUCTION.match(c)]
+    programs = [_parse_clause(question, c, n_images, stated) for c in clauses] if len(clauses) >= 2 else []
+    asked = [p for p in programs if not p.unsure and p.ask not in (Ask.SEMANTIC, Ask.CHOICE)]
+    if len(asked) >= 2 and len({(p.ask, p.form, tuple(p.regions())) for p in asked}) == len(asked):
+        first, second = asked[0], asked[1]
+        if {first.ask, second.ask} == {Ask.HEADING_CHANGE, Ask.DISTANCE} and n_images == 2:  # one camera pose
+            return first.model_copy(update={"ask": Ask.POSE, "understood": ["asked: pose (heading change and "
+                                                                            "distance)"]})
+        first.then = second
+        first.understood.append(f"then: {second.ask.value}")
+        return first
+    return _parse_clause(question, rest, n_images, stated)
+
+
+def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
+    """The program of one question (``rest``: its normalised text with the stated values blanked out)."""
+    conv = _conventions(rest, stated)
     refs = [Referent(kind="region", id=rid, image=img) for rid, img in region_ids(rest)]
     program = _program(rest, n_images, refs, conv)
     if parse_options(question):

@@ -94,6 +94,7 @@ class Program(BaseModel):
     understood: list[str] = Field(default_factory=list, description="what the parser read, for the trace")
     unsure: list[str] = Field(default_factory=list, description="what it could not read")
     question: str = Field("", description="the question text (filled in by the planner)")
+    then: "Program | None" = Field(None, description="a second question asked in the same sentence")
 
     def regions(self, image: int | None = None) -> list[int]:
         """Ids of the region operands (of 1-based ``image`` when given), in order of mention."""

@@ -148,6 +148,12 @@ def program_understanding(program: Program, conv: Conventions) -> Understanding 
     """The understanding of a question whose program the executor answers; None to let the task rules decide
     (multiple choice, correspondences, boxes and semantic questions, which are benchmark task types)."""
     ask, form = program.ask, program.form
+    if program.then is not None:
+        parts = [program_understanding(p, conv) for p in (program.model_copy(update={"then": None}), program.then)]
+        if all(u is not None and u.plan and u.plan.startswith("ask:") for u in parts):
+            return Understanding("Free:compound", "COMPOUND", "ask:compound", False, 1.0, "program", conv, [],
+                                 program.model_dump(mode="json"))
+        program = program.model_copy(update={"then": None})  # a part the executor cannot run: the first alone
     fmt = PROGRAM_FORMATS.get((ask, form))
     if ask == Ask.MOTION and program.expect == "compass":
         fmt = "COMPASS"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.answers import ANSWER_TYPES, AnswerFormat, AnswerParseError, parse_answer
-from agent.answers_measure import Choice, Compass, Count, Footprint, GroundResolution, Label, Length, compass_point
+from agent.answers_measure import Choice, Compass, Compound, Count, Footprint, GroundResolution, Label, Length, compass_point
 
 
 @pytest.mark.parametrize("value,text", [
@@ -14,6 +14,7 @@ from agent.answers_measure import Choice, Compass, Count, Footprint, GroundResol
     (Footprint(120.0, 67.5), "120 metres x 67.5 metres"), (GroundResolution(0.0171, "cm"), "1.71 cm/px"),
     (GroundResolution(0.0171, "mm"), "17.1 mm/px"), (Count(14, "person"), "14 (person)"),
     (Label("oblique (tilted)"), "oblique (tilted)"), (Choice(3), "photo 3"),
+    (Compound(("39.8 metres", "NE (45 degrees from north)")), "39.8 metres; NE (45 degrees from north)"),
 ])
 def test_renders_and_reads_back(value, text):
     assert value.render() == text
@@ -34,3 +35,5 @@ def test_bad_values_and_texts_are_refused():
         parse_answer(AnswerFormat.GSD, "about two")
     with pytest.raises(AnswerParseError):
         parse_answer(AnswerFormat.FOOTPRINT, "120 metres")
+    with pytest.raises(ValueError):
+        Compound(("only one",))

@@ -78,3 +78,14 @@ def test_region_nearest_to_another_region_on_a_nadir_frame(agent):
         assert a.text == f"Region {others[0]}", a.reason
         b = agent.ask([examples / "regions_nadir.png"], f"Which region lies farthest from region {anchor}?")
         assert b.text == f"Region {others[-1]}", b.reason
+
+
+def test_two_questions_in_one_get_two_answers(agent, shared_data):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    data = photo.read_bytes()
+    altitude = float(re.search(rb'RelativeAltitude="?\+?(-?[0-9.]+)', data).group(1))
+    yaw = float(re.search(rb'GimbalYawDegree="?\+?(-?[0-9.]+)', data).group(1)) % 360
+    a = agent.ask([photo], "How high was the drone in feet, and which way was the camera facing?")
+    height, facing = a.value.parts
+    assert Length.parse(height).metres == pytest.approx(altitude, abs=0.2)
+    assert abs((Compass.parse(facing).bearing_deg - yaw + 180) % 360 - 180) <= 1.0

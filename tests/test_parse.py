@@ -260,7 +260,7 @@ def test_what_is_not_understood_is_said():
 
 def test_the_schema_validates_programs():
     schema = program_schema()
-    assert "ask" in schema["required"]
+    assert "ask" in schema["$defs"]["Program"]["required"]
     p = Program.model_validate({"ask": "distance", "operands": [{"kind": "capture_point", "image": 1},
                                                                  {"kind": "capture_point", "image": 2}],
                                 "conventions": {"unit": "ft"}})
@@ -277,3 +277,15 @@ def test_an_order_from_a_region_is_measured_from_that_region():
     p = parse_question("Rank the boxes by distance from box 3, farthest first.", 1)
     assert (p.conventions.anchor.id, p.conventions.order, p.conventions.want_all) == (3, "farthest_first", True)
     assert parse_question("Which region is closest to the drone?", 1).conventions.anchor is None
+
+
+def test_two_questions_in_one_give_two_programs():
+    p = parse_question("How high was the drone, and which way was the camera facing?", 1)
+    assert (p.ask, p.then.ask) == (Ask.ALTITUDE, Ask.COMPASS)
+    p = parse_question("What's the altitude in feet? And the GSD in mm/px?", 1)
+    assert (p.ask, p.conventions.unit, p.then.ask, p.then.conventions.unit) == (Ask.ALTITUDE, "ft", Ask.GSD, "mm")
+    # heading change and distance of a pair are one camera pose, not two answers
+    assert parse_question("How much did the heading change, and how far apart were they taken?", 2).ask == Ask.POSE
+    # a follow-up that asks nothing new is no second question
+    assert parse_question("Are there any people here? If so, how many?", 1).then is None
+    assert parse_question("Did the heading swing left or right, and by how much?", 2).then is None
