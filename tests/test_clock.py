@@ -64,3 +64,14 @@ def test_missing_centre_and_coincident_points_are_refused() -> None:
         clock_direction([1, 2])
     with pytest.raises(ToolError, match="coincide"):
         clock_direction([50, 50], image_size=(100, 100))
+
+
+def test_one_clock_rule_everywhere():
+    """Halves round up to the next hour in every module that turns an angle into an hour (Python's round() would
+    give 12 for 15 deg and 2 for 75 deg)."""
+    from benchmarks.synth.instance import clock_hour as synth_hour
+    from tools.clock import clock_from_angle
+    from tools.pose import clock_hour as pose_hour
+
+    for angle, hour in ((15.0, 1), (75.0, 3), (345.0, 12), (-15.0, 12), (195.0, 7)):
+        assert clock_from_angle(angle) == pose_hour(angle) == synth_hour(angle) == hour

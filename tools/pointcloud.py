@@ -174,11 +174,6 @@ def clock_between(a: ObjectMeasure, b: ObjectMeasure, heading_deg: float = 0.0) 
     fwd, right = ground_offset(a, b)
     if math.hypot(fwd, right) < 1e-9:
         raise ToolError("the two objects are at the same ground position: no clock direction")
-    return _clock_hour(math.degrees(math.atan2(right, fwd)) - heading_deg)
-
-
-def _clock_hour(angle_deg: float) -> int:
-    """Angle clockwise from straight ahead → clock hour (nearest, 0 → 12), the project's one clock convention."""
     from tools.clock import clock_from_angle
 
-    return clock_from_angle(angle_deg)
+    return clock_from_angle(math.degrees(math.atan2(right, fwd)) - heading_deg)

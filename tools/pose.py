@@ -91,9 +91,11 @@ def wrap360(deg: float) -> float:
 
 
 def clock_hour(bearing_deg: float) -> int:
-    """Clock hour of a bearing (clockwise from 12 o'clock): round(bearing / 30) with 0 → 12."""
-    hour = round(wrap360(bearing_deg) / 30.0) % 12
-    return 12 if hour == 0 else int(hour)
+    """Clock hour of a bearing (clockwise from 12 o'clock): the project's one rule, ``tools.clock.clock_from_angle``
+    (nearest hour, halves up: 15 deg is 1 o'clock, not Python's round-half-even 12)."""
+    from tools.clock import clock_from_angle
+
+    return clock_from_angle(bearing_deg)
 
 
 def camera_rotation(yaw_deg: float, pitch_deg: float, roll_deg: float = 0.0) -> np.ndarray:

@@ -173,9 +173,10 @@ def clock_angle_deg(centre_px: np.ndarray, target_px: np.ndarray) -> float:
 
 
 def clock_hour(angle_deg: float) -> int:
-    """Nearest hour of a clock angle (0 → 12)."""
-    h = int(np.floor(angle_deg / 30.0 + 0.5)) % 12
-    return 12 if h == 0 else h
+    """Nearest hour of a clock angle (0 → 12): the project's one rule, ``tools.clock.clock_from_angle``."""
+    from tools.clock import clock_from_angle
+
+    return clock_from_angle(angle_deg)
 
 
 def clock_margin_deg(angle_deg: float) -> float:
