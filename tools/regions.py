@@ -102,6 +102,7 @@ from tools.regions_prune import drop_stacked
 from tools.regions_split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
 from tools.regions_sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions_scale import read_scaled, second_look, working_scale
+from tools.regions_union import with_thin_rects
 
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
@@ -180,6 +181,7 @@ def read_regions(
 
     # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
     regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
+    regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
