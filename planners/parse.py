@@ -52,7 +52,7 @@ C = {
                 r"\bup\b.*\b(" + _UNIT_RX + r")|(" + _UNIT_RX + r")\s+up\b|height over|\bflying height\b",
     "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side to side|"
-                 r"top to bottom|rectangle|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
+                 r"top to bottom|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
@@ -71,8 +71,8 @@ C = {
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
-               r"\busable\b|\bcontrast\b",
-    "tilt": r"\bnadir\b|straight down|\boblique\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top-?down|"
+               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b",
+    "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top-?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
@@ -324,7 +324,7 @@ def _count_label(t: str) -> str:
 
 def _quality_expect(t: str) -> str:
     for label, rx in (("blur", r"blur|focus|sharp"), ("noise", r"nois|grain"),
-                      ("low_light", r"underexpos|dark|dim"), ("overexposure", r"overexpos|blown out|too bright"),
+                      ("low_light", r"underexpos|dark|dim"), ("overexposure", r"overexpos|blown out|too bright|washed[- ]out|faded"),
                       ("fog", r"haz|fog|mist")):
         if re.search(rx, t):
             return label
@@ -332,7 +332,7 @@ def _quality_expect(t: str) -> str:
 
 
 TILT_NADIR = r"straight down|vertical|\bnadir\b|-90|top-?down|looking down|pointing down"
-TILT_OBLIQUE = r"\boblique\b|\btilt|\bangled\b|at an angle|horizon|off-nadir"
+TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir"
 
 
 def _tilt_expect(t: str) -> str:
