@@ -1,8 +1,9 @@
 """Raw metadata tags of an image file, keyed ``"Group:Tag"`` as ExifTool names them (``exiftool -G1 -n``).
 
-ExifTool (Phil Harvey's, through the PyExifTool binding) knows the maker notes and vendor XMP namespaces of every
-common drone and camera (DJI ``XMP-drone-dji``, Pix4D/Parrot/MicaSense ``XMP-Camera``, ``XMP-sensefly``, Skydio,
-Autel, GeoTIFF keys ...), so vendor support is a table of tag names (``tools/metadata_vendors.py``), not parsers.
+ExifTool (Phil Harvey's ``exiftool`` program, run once per file) knows the maker notes and vendor XMP namespaces
+of every common drone and camera (DJI ``XMP-drone-dji``, Pix4D/Parrot/MicaSense ``XMP-Camera``, ``XMP-sensefly``,
+Skydio, Autel, GeoTIFF keys ...), so vendor support is a table of tag names (``tools/metadata_vendors.py``), not
+parsers.
 ``-n`` gives numbers instead of print conversions (signed decimal degrees in ``Composite:GPSLatitude``).
 
 When the ``exiftool`` program is absent, Pillow reads EXIF, GPS and XMP instead and its keys are renamed to
@@ -13,12 +14,11 @@ GeoTIFF keys are then missing.
 
 from __future__ import annotations
 
-import atexit
+import json
 import math
-import os
 import re
 import shutil
-import threading
+import subprocess
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +26,8 @@ from typing import Any
 
 from tools.common import ToolError
 
-EXIFTOOL_ARGS = ["-G1", "-n"]
-_LOCK = threading.Lock()
-_HELPER: list[Any] = []  # the running ExifToolHelper, started on first use and kept for the process
-_OWNER: list[int] = []  # pid of the process that started it (a forked child must start its own)
+EXIFTOOL_ARGS = ["-json", "-G1", "-n"]
+EXIFTOOL_TIMEOUT_S = 30.0  # one file's tags take ~0.2 s; a hung or killed exiftool must not hang a server
 
 
 @dataclass
@@ -51,65 +49,31 @@ def read_tags(path: str | Path) -> TagSet:
         raise ToolError(f"image not found: {p}")
     if not p.is_file():
         raise ToolError(f"not a file: {p}")
-    if shutil.which("exiftool") is not None:
+    exe = shutil.which("exiftool")
+    if exe is not None:
         try:
-            return _read_exiftool(p)
+            return _read_exiftool(exe, p)
         except ToolError:
             raise
-        except Exception as exc:  # a broken exiftool install: fall back rather than lose the request
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:  # broken install, timeout: fall back
             return _read_pillow(p, f"exiftool failed ({exc}); read with Pillow: maker notes and GeoTIFF keys missing")
     return _read_pillow(p, "exiftool not installed (Debian package libimage-exiftool-perl); read with Pillow: "
                            "maker notes and GeoTIFF keys missing")
 
 
-def _helper() -> Any:
-    import exiftool
-
-    if _OWNER and _OWNER[0] != os.getpid():  # forked: the helper's pipes belong to the parent
-        _HELPER.clear()
-        _OWNER.clear()
-    with warnings.catch_warnings():  # PyExifTool warns when the process it started has died: we restart it
-        warnings.simplefilter("ignore")
-        alive = bool(_HELPER) and _HELPER[0].running
-    if not alive:
-        _HELPER.clear()
-        _OWNER[:] = [os.getpid()]
-        helper = exiftool.ExifToolHelper(common_args=EXIFTOOL_ARGS, check_execute=False)
-        helper.run()
-        _HELPER.append(helper)
-    return _HELPER[0]
-
-
-@atexit.register
-def _stop_helper() -> None:
-    if _OWNER and _OWNER[0] != os.getpid():
-        _HELPER.clear()
-        return
-    for helper in _HELPER:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                helper.terminate()
-        except Exception:  # already gone
-            pass
-    _HELPER.clear()
-
-
-def _read_exiftool(p: Path) -> TagSet:
-    with _LOCK:
-        helper = _helper()
-        try:
-            rows = helper.get_metadata(str(p))
-        except Exception:  # the long-running process may have died: one restart
-            _stop_helper()
-            rows = _helper().get_metadata(str(p))
-        version = helper.version
+def _read_exiftool(exe: str, p: Path) -> TagSet:
+    """One ``exiftool -json -G1 -n`` run per file. A one-shot process rather than PyExifTool's long-running one:
+    that binding's reader spins forever when its exiftool process dies mid-call, and a forked server worker would
+    share its pipes; ~0.2 s of Perl start-up per photo is the price."""
+    done = subprocess.run([exe, *EXIFTOOL_ARGS, "--", str(p)], capture_output=True, timeout=EXIFTOOL_TIMEOUT_S,
+                          check=False)
+    rows = json.loads(done.stdout.decode("utf-8", "replace") or "[]")
     tags = dict(rows[0]) if rows else {}
     if "File:FileType" not in tags or "ExifTool:Error" in tags:
         raise ToolError(f"not a readable image (cannot read metadata): {p}: {tags.get('ExifTool:Error', 'unknown')}")
     if not str(tags.get("File:MIMEType", "image/")).startswith("image/"):
         raise ToolError(f"not a readable image (cannot read metadata): {p} is {tags.get('File:FileType')}")
-    return TagSet(tags, f"exiftool {version}")
+    return TagSet(tags, f"exiftool {tags.get('ExifTool:ExifToolVersion', '')}".strip())
 
 
 # Pillow EXIF names that ExifTool spells differently.
