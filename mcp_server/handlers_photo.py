@@ -46,8 +46,9 @@ GroundElevation = Annotated[float | None, Field(description="ground height above
 
 @register("photo_geometry", """Facts of one photo with units and where each came from: altitude above ground or the
     take-off point (m), camera pitch (deg, -90 = nadir) and view ("nadir" within 10 deg of straight down, else
-    "oblique"; an image showing sky above a horizon is oblique), heading = compass bearing of the image top (deg clockwise from north), focal length (px), ground
-    sampling distance at the image centre (m/px) and, for nadir views, the ground footprint [width, height] (m);
+    "oblique"; an image showing sky above a horizon is oblique), heading = compass bearing of the image top (deg
+    clockwise from north), focal length (px), ground sampling distance at the image centre (m/px) and, for nadir
+    and near-nadir views (up to 15 deg), the ground footprint [width, height] (m);
     GPS position, camera make/model, image size. Reads any vendor's metadata (DJI, Autel, Skydio, Parrot, senseFly,
     MicaSense, EXIF GPS, GeoTIFF). Values stated in the question override the file. Every value that cannot be had
     is null and "missing" says why: answer with an abstention naming it, never with the image size.""",

@@ -209,7 +209,8 @@ def _estimated_pitch(geo: PhotoGeometry, estimator: PitchEstimator) -> None:
                             f"{', focal assumed' if est.focal_assumed else ''})")
         return
     why = est.reason if not est.confident else f"the estimate's interval {lo:.0f} to {hi:.0f} deg spans both views"
-    geo.missing["pitch_deg"] = f"no camera pitch tag ({PITCH_TAGS}), none given, and the image estimate is unsure: {why}"
+    geo.missing["pitch_deg"] = (f"no camera pitch tag ({PITCH_TAGS}), none given, and the image estimate is unsure: "
+                                f"{why}")
     geo.missing["view"] = geo.missing["pitch_deg"]
 
 
