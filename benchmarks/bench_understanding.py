@@ -6,7 +6,8 @@
 Question files are JSONL with ``question`` and ``n_images`` (or ``images``) fields: our paraphrases by default;
 any other set (e.g. ``../shared/foreign/questions/questions.jsonl``) is read in place, never copied. Per file: the
 median and 90th percentile parse time in milliseconds (each question parsed once, after one warm-up parse that
-loads the word list) and how many questions the parser could not place. Cold start: a fresh process answers a
+loads the word list), how many questions the parser alone could not place (the task rules may), and, for files
+with a ``task`` per question, how many the router sends to that task or to the program that answers its kind. Cold start: a fresh process answers a
 metadata question about one photo; the figure is the process's wall time up to its first tool call (imports,
 MCP session, understanding), read from the answer's own timings. Targets: parse median <= 20 ms, first tool call
 <= 1 s after start.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from benchmarks.figures import write_figures
 from planners.parse import parse_question
+from planners.router import route, routes_to
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_QUESTIONS = ROOT / "tests" / "data" / "paraphrases.jsonl"
@@ -32,6 +34,7 @@ OUT = ROOT / "docs" / "figures" / "understanding.json"
 
 
 def parse_times(path: Path) -> dict:
+    """Parse time per question; with a ``task`` field per row (our paraphrases), the share routed to that task."""
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     parse_question("warm-up: how high was the drone?", 1)
     times, unplaced = [], 0
@@ -42,8 +45,13 @@ def parse_times(path: Path) -> dict:
         times.append((time.perf_counter() - t0) * 1000.0)
         unplaced += bool(p.unsure)
     times.sort()
-    return {"questions": len(rows), "median_ms": round(statistics.median(times), 3),
-            "p90_ms": round(times[int(0.9 * (len(times) - 1))], 3), "unplaced": unplaced}
+    out = {"questions": len(rows), "median_ms": round(statistics.median(times), 3),
+           "p90_ms": round(times[int(0.9 * (len(times) - 1))], 3), "unplaced_by_parser": unplaced}
+    tasked = [r for r in rows if r.get("task")]
+    if tasked:
+        right = sum(routes_to(route(r["question"], int(r.get("n_images") or 1)).task, r["task"]) for r in tasked)
+        out["routed_right"] = f"{right} of {len(tasked)}"
+    return out
 
 
 def cold_first_call_s(runs: int) -> list[float]:

@@ -144,6 +144,24 @@ NAMED_PROGRAMS: dict[Ask, str] = {Ask.CLOCK: "Direction_Recognition", Ask.ORDER:
                                   Ask.HEADING_CHANGE: "A2A_Camera_Transformation"}
 
 
+#: Free-form task types whose questions the program executor now answers itself, with the program tasks that do
+#: (a distance between capture points is a distance, not a camera transformation).
+ANSWERED_BY_PROGRAM: dict[str, set[str]] = {
+    "Object_Counting": {"Free:count"}, "Image_Quality": {"Free:quality"}, "Camera_Info": {"Free:altitude"},
+    "A2A_Camera_Transformation": {"Free:distance"}, "Photo_Pose_Change": {"Free:distance"},
+}
+
+
+def routes_to(task: str | None, expected: str) -> bool:
+    """Whether a routed task is the ``expected`` task type (a registry name or benchmark alias) or the program
+    that answers that type's questions."""
+    from planners.tasks import task_for_alias
+
+    name = task_for_alias(expected).name
+    short = expected.split(":")[-1]
+    return task == name or task in ANSWERED_BY_PROGRAM.get(name, set()) | ANSWERED_BY_PROGRAM.get(short, set())
+
+
 def program_understanding(program: Program, conv: Conventions) -> Understanding | None:
     """The understanding of a question whose program the executor answers; None to let the task rules decide
     (multiple choice, correspondences, boxes and semantic questions, which are benchmark task types)."""

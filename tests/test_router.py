@@ -10,7 +10,7 @@ import pytest
 from agent.answers import AnswerFormat
 from planners.conventions import parse_conventions, parse_options
 from planners.plans import PLANS
-from planners.router import ImageCountError, route
+from planners.router import ImageCountError, route, routes_to
 from planners.tasks import TASKS, task_for_alias
 
 PARAPHRASES = Path(__file__).parent / "data" / "paraphrases.jsonl"
@@ -61,21 +61,6 @@ SPEC_WORDING = [
     ("Where is region 4 from the drone, as a clock direction?", 1, "Direction_Recognition"),
     ("Describe how the drone moved.", 16, "Motion_Understanding"),
 ]
-
-
-# Free-form task types whose questions the program executor now answers itself: the typed program names the
-# quantity (a distance between capture points is a distance, not a camera transformation).
-ANSWERED_BY_PROGRAM = {
-    "Object_Counting": {"Free:count"}, "Image_Quality": {"Free:quality"}, "Camera_Info": {"Free:altitude"},
-    "A2A_Camera_Transformation": {"Free:distance"}, "Photo_Pose_Change": {"Free:distance"},
-}
-
-
-def routes_to(task: str | None, expected: str) -> bool:
-    """Whether the router's task is the expected task type, or the program that answers that type's questions."""
-    name = task_for_alias(expected).name
-    return task == name or task in ANSWERED_BY_PROGRAM.get(name, set()) | ANSWERED_BY_PROGRAM.get(
-        expected.split(":")[-1], set())
 
 
 def _load_paraphrases() -> list[dict]:
