@@ -231,8 +231,8 @@ def battery(server: Any, batch: list[Case], hang_s: float, check_every: int) -> 
             "crashes": counts["crash"] + (0 if server.alive() else 1) if counts["crash"] else int(not server.alive()),
             "hangs": counts["hang"], "wrong_ids": counts["wrong_id"], "echo_violations": echo_bad,
             "good_checks": good_n, "good_failures": good_fail,
-            "rss_mb": {"start": round(start_mb, 1), "half_way": round(mid_mb, 1), "peak": round(max(peak_mb, end_mb), 1),
-                       "end": round(end_mb, 1)},
+            "rss_mb": {"start": round(start_mb, 1), "half_way": round(mid_mb, 1),
+                       "peak": round(max(peak_mb, end_mb), 1), "end": round(end_mb, 1)},
             "latency_ms": {"median": round(statistics.median(latency), 1), "p95": round(q[-1], 1),
                            "max": round(max(latency), 1)},
             "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}  # fmt: skip
@@ -259,8 +259,8 @@ def main() -> None:
             finally:
                 server.close()
             print(name, json.dumps({k: v for k, v in figures[name].items() if k not in ("by_family", "examples")}))
-    total = {k: sum(figures[t][k] for t in ("stdio", "http")) for k in ("calls", "crashes", "hangs",
-                                                                         "echo_violations", "good_failures")}  # fmt: skip
+    counted = ("calls", "crashes", "hangs", "echo_violations", "good_failures")
+    total = {k: sum(figures[t][k] for t in ("stdio", "http")) for k in counted}
     figures = {"total": total, **figures, "targets": {"calls": 1000, "crashes": 0, "hangs": 0, "echo_violations": 0,
                                                       "good_failures": 0},
                "command": f"python -m benchmarks.fuzz_mcp --calls {opts.calls} --seed {opts.seed}",

@@ -108,7 +108,8 @@ def base64s(b: Builder, files: dict[str, Path]) -> Iterator[Case]:
     std, url = base64.b64encode(photo).decode(), base64.urlsafe_b64encode(photo).decode()
     variants = [std[: len(std) // 2], std[:-7] + "!!!!!!!", "data:image/png;base64," + std[:40], "data:;base64,",
                 "data:image/png;base64,@@@@", url.replace("A", "*", 5), base64.b64encode(bomb).decode(),
-                base64.urlsafe_b64encode(bomb).decode(), base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\x00" * 4000).decode(),
+                base64.urlsafe_b64encode(bomb).decode(),
+                base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\x00" * 4000).decode(),
                 base64.b64encode(b"\xff\xd8\xff" + b"\x11" * 3000).decode(), "iVBORw0KGgo" + "A" * 3000]  # fmt: skip
     for v in variants:
         yield b.image_call("base64", v, v if len(v) > 300 else "")
@@ -136,7 +137,8 @@ def types(b: Builder, files: dict[str, Path]) -> Iterator[Case]:
 def unknowns(b: Builder, files: dict[str, Path]) -> Iterator[Case]:
     img = json.dumps("photo.png")
     for extra in ("altitude", "pitch", "focal", "imgae", "Image", "annotate_png", "__proto__", "x" * 300):
-        yield b.call("unknown_args", "rank_by_distance", '{"image": %s, "regions": [], %s: 1}' % (img, json.dumps(extra)))
+        args = '{"image": %s, "regions": [], %s: 1}' % (img, json.dumps(extra))
+        yield b.call("unknown_args", "rank_by_distance", args)
     for name in ("no_such_tool", "", "list_roots ", "IMAGE_QUALITY", "x" * 100_000, "../image_quality"):
         yield b.call("unknown_tools", name, "{}", name if len(name) > 300 else "")
 
@@ -146,7 +148,8 @@ def numbers(b: Builder, files: dict[str, Path]) -> Iterator[Case]:
     regions = '[{"id": 1, "bbox": [10, 10, 50, 50]}]'
     for key in ("altitude_m", "pitch_deg", "focal_px"):
         for v in NUMBERS:
-            yield b.call("numbers", "rank_by_distance", '{"image": %s, "regions": %s, "%s": %s}' % (img, regions, key, v))
+            args = '{"image": %s, "regions": %s, "%s": %s}' % (img, regions, key, v)
+            yield b.call("numbers", "rank_by_distance", args)
     for v in NUMBERS:
         yield b.call("numbers", "clock_direction", '{"target": [1, 2], "image_size": [40, 40], "heading_deg": %s}' % v)
         yield b.call("numbers", "transfer_box", '{"image_a": %s, "image_b": %s, "bbox": [0, 0, %s, 5]}' % (img, img, v))

@@ -102,8 +102,8 @@ def resolve_path(text: str, config: Config) -> Path:
         raise RequestError(f"cannot resolve image path {shown(text)}: {type(exc).__name__}") from None
     if not any(real == root or real.is_relative_to(root) for root in roots):
         listed = ", ".join(str(r) for r in roots)
-        raise RequestError(f"path not allowed: {shown(text)} resolves outside the allowed roots ({listed}); "
-                           "set Config.allowed_roots / UAV_AGENT_ALLOWED_ROOTS or send the image as base64")  # fmt: skip
+        raise RequestError(f"path not allowed: {shown(text)} resolves outside the allowed roots ({listed}); set "
+                           "Config.allowed_roots / UAV_AGENT_ALLOWED_ROOTS or send the image as base64")  # fmt: skip
     try:
         if not real.exists():
             raise RequestError(f"image not found: {shown(text)}")

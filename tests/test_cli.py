@@ -52,7 +52,8 @@ print('{"answer": 1}')
 
 
 def test_ask_json_is_pure_and_leaves_no_cache_in_the_working_directory(tmp_path: Path):
-    code = f"import sys\nfrom agent.cli import main\nsys.argv = ['uav-agent', 'ask', {IMG!r}, {FARTHEST!r}, '--json']\nmain()"
+    argv = ["uav-agent", "ask", IMG, FARTHEST, "--json"]
+    code = f"import sys\nfrom agent.cli import main\nsys.argv = {argv!r}\nmain()"
     proc = run_python(code, tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "xdg")})
     out = json.loads(proc.stdout)  # nothing but the JSON
     assert out["text"].startswith("Region ") and not (tmp_path / ".cache").exists()

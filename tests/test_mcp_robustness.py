@@ -115,8 +115,8 @@ def test_unknown_and_non_finite_arguments_are_refused(root: Path):
     calls = [("rank_by_distance", {**base, "altitude": 40}),  # misspelled altitude_m
              ("rank_by_distance", {**base, "regions": [{"id": 1, "box": [1, 2, 3, 4]}]})]
     for value in (math.nan, math.inf, -math.inf, 1e308):
-        calls += [("rank_by_distance", {**base, "altitude_m": value}), ("rank_by_distance", {**base, "pitch_deg": value}),
-                  ("rank_by_distance", {**base, "focal_px": value}),
+        calls += [("rank_by_distance", {**base, "altitude_m": value}),
+                  ("rank_by_distance", {**base, "pitch_deg": value}), ("rank_by_distance", {**base, "focal_px": value}),
                   ("clock_direction", {"target": [1, 2], "image_size": [400, 400], "heading_deg": value})]  # fmt: skip
     calls += [("transfer_box", {"image_a": img, "image_b": img, "bbox": [0, 0, math.nan, 5]})]
     server = build_server(Config(allowed_roots=[str(root)]), isolation="thread")
@@ -177,8 +177,8 @@ def test_slow_tools_send_progress_notifications(shared_data: Path, monkeypatch: 
 
     async def go() -> None:
         async with connect(Config(allowed_roots=[str(frames)])) as session:
-            await session.call_tool("ego_motion", {"images": [str(frames / "DJI_0018.JPG"), str(frames / "DJI_0019.JPG")]},
-                                    progress_callback=on_progress)  # fmt: skip
+            pair = [str(frames / "DJI_0018.JPG"), str(frames / "DJI_0019.JPG")]
+            await session.call_tool("ego_motion", {"images": pair}, progress_callback=on_progress)
 
     anyio.run(go)
     assert seen and all("ego_motion still running" in (m or "") for _, m in seen)
