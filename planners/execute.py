@@ -29,7 +29,7 @@ async def geometry(ctx: ToolContext, p: Program, index: int = 0) -> dict:
     c = p.conventions
     return await ctx.call("photo_geometry", image=ctx.images[index], altitude_m=c.altitude_m, pitch_deg=c.pitch_deg,
                           focal_mm=c.focal_mm, sensor_width_mm=c.sensor_width_mm, focal_px=c.focal_px,
-                          ground_width_m=c.ground_width_m)
+                          ground_width_m=c.ground_width_m, ground_elevation_m=c.ground_elevation_m)
 
 
 def _missing(g: dict, key: str, what: str) -> Evidence:
@@ -100,6 +100,8 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
     if label not in known:
         return undecided(f"counting '{label}' needs a detector trained for it; the configured detector only knows "
                          f"{', '.join(known)} (configure other detector weights to count other classes)")
+    if not r.get("count_reliable", True):
+        return undecided(f"the {label} count is not reliable on this image: {r.get('reason')}")
     n = int((r.get("counts") or {}).get(label, 0))
     return found({"n": n, "label": label}, 0.7, "people found by the person detector; small or occluded people may "
                  "be missed")
@@ -120,8 +122,9 @@ async def quality(ctx: ToolContext, p: Program) -> Evidence:
 
 
 # --- two photos -------------------------------------------------------------------------------------------------
-async def _pose(ctx: ToolContext, prefer: str) -> tuple[dict | None, list[str]]:
-    """The first confident pose of image 2 from image 1: from metadata (GPS, heading tags) or from pixels."""
+async def _pose(ctx: ToolContext, prefer: str, needs: str | None = None) -> tuple[dict | None, list[str]]:
+    """The first confident pose of image 2 from image 1 that holds the value ``needs`` (a result field): from
+    metadata (GPS, heading tags) or from pixels, in the ``prefer``red order."""
     order = ("pose_from_metadata", "relative_pose") if prefer == "metadata" else ("relative_pose", "pose_from_metadata")
     reasons = []
     for tool in order:
@@ -133,32 +136,31 @@ async def _pose(ctx: ToolContext, prefer: str) -> tuple[dict | None, list[str]]:
         except ToolCallError as exc:
             reasons.append(f"{tool}: {exc}")
             continue
-        if r.get("confident"):
+        if r.get("confident") and (needs is None or r.get(needs) is not None):
             r["method_tool"] = tool
             return r, reasons
-        reasons.append(f"{tool}: {r.get('reason')}")
+        reasons.append(f"{tool}: {r.get('reason') or f'no {needs}'}")
     return None, reasons
 
 
 async def capture_distance(ctx: ToolContext, p: Program) -> Evidence:
-    for prefer in ("metadata",):
-        r, reasons = await _pose(ctx, prefer)
-        if r is not None and r.get("horizontal_m") is not None and r.get("scale_known", True):
-            return found({"metres": float(r["horizontal_m"]), "unit": p.conventions.unit or "m"}, 0.85,
-                         f"horizontal distance between the capture points ({r['method_tool']})")
+    r, reasons = await _pose(ctx, "metadata", "horizontal_m")
+    if r is not None and r.get("scale_known", True):
+        return found({"metres": float(r["horizontal_m"]), "unit": p.conventions.unit or "m"}, 0.85,
+                     f"horizontal distance between the capture points ({r['method_tool']})")
     return undecided("the distance between the capture points needs GPS positions or a metric scale: "
                      + "; ".join(reasons))
 
 
 async def capture_clock(ctx: ToolContext, p: Program) -> Evidence:
-    r, reasons = await _pose(ctx, "metadata")
-    if r is None or r.get("clock") is None:
+    r, reasons = await _pose(ctx, "metadata", "clock")
+    if r is None:
         return undecided("where image 2 was taken could not be placed: " + "; ".join(reasons))
     return found({"hour": int(r["clock"])}, 0.8, f"clock 12 = image 1's top ({r['method_tool']})")
 
 
 async def capture_compass(ctx: ToolContext, p: Program) -> Evidence:
-    r, reasons = await _pose(ctx, "metadata")
+    r, reasons = await _pose(ctx, "metadata", "compass_bearing_deg")
     bearing = r.get("compass_bearing_deg") if r else None
     if bearing is None:
         return undecided("the compass direction between the capture points needs GPS positions: "
@@ -169,8 +171,8 @@ async def capture_compass(ctx: ToolContext, p: Program) -> Evidence:
 async def _heading_change(ctx: ToolContext, p: Program) -> tuple[float | None, str]:
     """Image 2's heading minus image 1's, clockwise, in (-180, 180]: from the pixels, else from a pose read from
     the metadata, else from each photo's own heading tag."""
-    r, reasons = await _pose(ctx, "pixels")
-    if r is not None and r.get("heading_signed_deg") is not None:
+    r, reasons = await _pose(ctx, "pixels", "heading_signed_deg")
+    if r is not None:
         return float(r["heading_signed_deg"]), r["method_tool"]
     headings = []
     for i in (0, 1):

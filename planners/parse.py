@@ -290,7 +290,7 @@ def _conventions(t: str, s) -> Conventions:
         altitude_m=s.altitude_m, pitch_deg=-90.0 if s.pitch_deg is None and re.search(
             r"\bnadir\b|straight down|top-?down|vertical|pointing down", t) else s.pitch_deg,
         focal_mm=s.focal_mm, sensor_width_mm=s.sensor_width_mm, focal_px=s.focal_px,
-        ground_width_m=s.ground_width_m,
+        ground_width_m=s.ground_width_m, ground_elevation_m=s.ground_elevation_m,
         normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))
 
 

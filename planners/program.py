@@ -75,6 +75,7 @@ class Conventions(BaseModel):
     sensor_width_mm: float | None = None
     focal_px: float | None = None
     ground_width_m: float | None = Field(None, description="ground width the whole image spans, when stated")
+    ground_elevation_m: float | None = Field(None, description="ground height above sea level, when stated")
     normalized_boxes: bool = False
 
 

@@ -39,6 +39,7 @@ class Stated:
     sensor_width_mm: float | None = None
     focal_px: float | None = None
     ground_width_m: float | None = None
+    ground_elevation_m: float | None = None
     spans: list[str] = field(default_factory=list)  # the phrases read, for the trace
 
 
@@ -86,6 +87,8 @@ def stated_values(text: str) -> tuple[Stated, str]:
          + _NUM + r"\s*mm"),
         ("focal_px", r"focal(?: length)?\D{0,12}?" + _NUM + r"\s*(?:px|pixels)"),
         ("ground_width_m", r"(?:is|spans|covers)\s+" + _NUM + r"\s*" + _LEN + r"\s+(?:across|wide)"),
+        ("ground_elevation_m", r"(?:ground|terrain|site)\s+(?:elevation|altitude|level|height)\s+(?:of\s+|is\s+|at\s+"
+         r"|=\s*)?(?:about\s+)?" + _NUM + r"\s*" + _LEN + r"(?:\s+(?:above sea level|asl|amsl))?"),
         ("pitch_deg", r"(?:pitch(?:ed)?|gimbal|camera)\s+(?:at\s+|of\s+)?(-?\s?" + r"\d+(?:\.\d+)?)\s*degrees"),
         ("altitude_m", r"(?:altitude|height|elevation|flying height|flight height|hovered|hovering|flown|flying|"
          r"from|at|taken at|shot from)\s+(?:of\s+|at\s+|about\s+|around\s+)?" + _NUM + r"\s*" + _LEN
@@ -98,7 +101,7 @@ def stated_values(text: str) -> tuple[Stated, str]:
             continue
         groups = [g for g in m.groups() if g is not None]
         value = float(groups[0].replace(" ", ""))
-        if name in ("altitude_m", "ground_width_m"):
+        if name in ("altitude_m", "ground_width_m", "ground_elevation_m"):
             unit = next((g for g in groups[1:] if g in LENGTH_UNITS), "metres")
             value *= LENGTH_UNITS[unit]
         if name == "pitch_deg" and value > 0:

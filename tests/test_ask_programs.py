@@ -89,3 +89,13 @@ def test_two_questions_in_one_get_two_answers(agent, shared_data):
     height, facing = a.value.parts
     assert Length.parse(height).metres == pytest.approx(altitude, abs=0.2)
     assert abs((Compass.parse(facing).bearing_deg - yaw + 180) % 360 - 180) <= 1.0
+
+
+def test_height_above_ground_from_gps_altitude_and_a_stated_ground_elevation(agent, shared_data):
+    folder = shared_data / "garfield_dev"
+    row = next(csv.DictReader((folder / "exif_summary.csv").open()))
+    a = agent.ask([folder / row["SourceFile"]], "How high above the ground was the camera? Ground elevation 255 m.")
+    assert isinstance(a.value, Length), a.reason
+    assert a.value.metres == pytest.approx(float(row["GPSAltitude"]) - 255.0, abs=0.1)
+    b = agent.ask([folder / row["SourceFile"]], "How high above the ground was the camera?")
+    assert b.abstained and "ground elevation" in b.reason

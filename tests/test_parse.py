@@ -323,3 +323,10 @@ def test_two_questions_in_one_give_two_programs():
     # a follow-up that asks nothing new is no second question
     assert parse_question("Are there any people here? If so, how many?", 1).then is None
     assert parse_question("Did the heading swing left or right, and by how much?", 2).then is None
+
+
+def test_a_stated_ground_elevation_is_a_convention():
+    p = parse_question("The ground elevation is 255 m above sea level. How high was the drone above ground?", 1)
+    assert (p.ask, p.conventions.ground_elevation_m, p.conventions.altitude_m) == (Ask.ALTITUDE, 255.0, None)
+    assert parse_question("Altitude above ground? Site elevation 590 ft.", 1).conventions.ground_elevation_m == \
+        pytest.approx(179.832)
