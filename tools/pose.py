@@ -21,7 +21,7 @@ has no rigid (rotation + translation, no scale) 2-D estimator.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,11 @@ import numpy as np
 
 from tools.camera import CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for, read_metadata
 from tools.common import ToolError, load_image
+from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
+from tools.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
+    METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour, signed_angle, undecided_pose,
+    wrap360,
+)
 
 POSE_METHODS = ("auto", "ground", "homography")
 MIN_INLIERS = 15  # fewer ground correspondences → cannot decide
@@ -38,66 +43,6 @@ MAX_HEADING_SIGMA_DEG = 5.0  # heading uncertainty above which the pose is not r
 N_EFF_CAP = 50  # matches are spatially correlated (lens, relief): their effective count is capped
 ALTITUDE_REL_SIGMA = 0.03  # relative uncertainty of an altitude (barometric/caller value), propagated to metres
 MIN_BASELINE_FOR_NORMAL = 0.03  # |t|/altitude below which the homography normal (pitch estimate) is unreliable
-# Independent check from the drone log (nominal consumer-grade figures: metre-level GNSS, compass a few degrees).
-METADATA_POSITION_SIGMA_M = 1.5  # per fix
-METADATA_YAW_SIGMA_DEG = 3.0  # per photo
-
-
-@dataclass
-class RelativePose:
-    """Pose of view B relative to view A. Numbers are ``None`` when ``confident`` is False (see ``reason``).
-
-    ``translation_m``, ``horizontal_m`` and ``translation_uncertainty_m`` are in ``units``: metres, or multiples of
-    A's altitude when no scale is known (``scale_known=False``).
-    """
-
-    heading_deg: float | None  # B's heading minus A's, clockwise, [0, 360)
-    heading_signed_deg: float | None  # same in (−180, 180]
-    translation_m: tuple[float, float, float] | None  # (forward, right, up) in A's frame
-    horizontal_m: float | None  # length of (forward, right)
-    bearing_deg: float | None  # direction of B's position, clockwise from A's forward, [0, 360)
-    clock: int | None  # bearing as a clock hour, 12 = A's forward, 3 = right
-    scale_known: bool
-    units: str  # "m" or "altitude"
-    n_inliers: int
-    residual_px: float | None  # RMS reprojection error of the inliers in image B (full-resolution px)
-    heading_uncertainty_deg: float | None  # one standard deviation
-    translation_uncertainty_m: float | None  # one standard deviation of the horizontal position, in ``units``
-    confident: bool
-    reason: str | None
-    method: str
-    assumptions: list[str] = field(default_factory=list)
-    compass_bearing_deg: float | None = None  # direction from A's position to B's, clockwise from north, [0, 360)
-    east_north_m: tuple[float, float] | None = None  # B's position minus A's in local east/north metres (GPS)
-    sources: dict[str, str] = field(default_factory=dict)  # which tag each metadata value came from
-
-
-def signed_angle(deg: float) -> float:
-    """An angle in degrees wrapped to (−180, 180]."""
-    if not math.isfinite(deg):
-        raise ToolError(f"angle must be finite, got {deg!r}")
-    a = math.fmod(deg, 360.0)
-    if a <= -180.0:
-        a += 360.0
-    elif a > 180.0:
-        a -= 360.0
-    return a
-
-
-def wrap360(deg: float) -> float:
-    """An angle in degrees wrapped to [0, 360) (``-1e-15 % 360`` is 360.0 in floating point: mapped to 0)."""
-    a = deg % 360.0
-    return 0.0 if a >= 360.0 else a
-
-
-def clock_hour(bearing_deg: float) -> int:
-    """Clock hour of a bearing (clockwise from 12 o'clock): the project's one rule, ``tools.clock.clock_from_angle``
-    (nearest hour, halves up: 15 deg is 1 o'clock, not Python's round-half-even 12)."""
-    from tools.clock import clock_from_angle
-
-    return clock_from_angle(bearing_deg)
-
-
 def camera_rotation(yaw_deg: float, pitch_deg: float, roll_deg: float = 0.0) -> np.ndarray:
     """World (east, north, up) → camera (OpenCV) rotation; rows are the camera axes in world coordinates."""
     psi, theta, phi = np.radians([yaw_deg, pitch_deg, roll_deg])
@@ -195,12 +140,6 @@ class PoseSetup:
     pitch_b: float | None
 
 
-def _undecided(reason: str, method: str, n_inliers: int = 0, residual: float | None = None,
-               assumptions: list[str] | None = None, scale_known: bool = False) -> RelativePose:
-    return RelativePose(None, None, None, None, None, None, scale_known, "m" if scale_known else "altitude",
-                        n_inliers, residual, None, None, False, reason, method, list(assumptions or []))
-
-
 def pose_from_correspondences(points_a: np.ndarray, points_b: np.ndarray, setup: PoseSetup, *, method: str = "auto",
                               assumptions: list[str] | None = None) -> RelativePose:
     """Relative pose from inlier correspondences (full-resolution pixels) of a ground scene; see the module doc."""
@@ -212,7 +151,7 @@ def pose_from_correspondences(points_a: np.ndarray, points_b: np.ndarray, setup:
     if len(pa) != len(pb):
         raise ToolError(f"points_a and points_b differ in length ({len(pa)} vs {len(pb)})")
     if len(pa) < MIN_INLIERS:
-        return _undecided(f"only {len(pa)} inlier matches (need {MIN_INLIERS})", method, len(pa), None, notes,
+        return undecided_pose(f"only {len(pa)} inlier matches (need {MIN_INLIERS})", method, len(pa), None, notes,
                           scale_known)
     pitch_a, pitch_b, used = setup.pitch_a, setup.pitch_b, "ground-plane"
     if method == "homography" or (method == "auto" and (pitch_a is None or pitch_b is None)):
@@ -239,7 +178,7 @@ def pose_from_correspondences(points_a: np.ndarray, points_b: np.ndarray, setup:
     ok = np.isfinite(ga).all(1) & np.isfinite(gb).all(1)
     for it in range(3):  # fit, drop gross outliers (> 3 robust sigmas), refit
         if ok.sum() < MIN_INLIERS:
-            return _undecided(f"only {int(ok.sum())} matches project onto the ground (need {MIN_INLIERS})",
+            return undecided_pose(f"only {int(ok.sum())} matches project onto the ground (need {MIN_INLIERS})",
                               used, int(ok.sum()), None, notes, scale_known)
         s, ang, t = fit_similarity_2d(gb[ok], ga[ok], with_scale=not both)
         res = np.linalg.norm(ga - (s * gb @ _rot(ang).T + t), axis=1)
@@ -279,7 +218,7 @@ def _finish(setup: PoseSetup, ang: float, t: np.ndarray, h_a: float, h_b: float,
     elif sig_head > MAX_HEADING_SIGMA_DEG:
         reason = f"heading uncertainty {sig_head:.1f} deg exceeds {MAX_HEADING_SIGMA_DEG} deg"
     if reason is not None:
-        return _undecided(reason, method, n, residual_px, notes, scale_known)
+        return undecided_pose(reason, method, n, residual_px, notes, scale_known)
     return RelativePose(heading, signed_angle(heading), (forward, right, up), horizontal, bearing,
                         clock_hour(bearing), scale_known, "m" if scale_known else "altitude", n, residual_px,
                         sig_head, sig_t, True, None, method, notes)
@@ -375,7 +314,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
         notes.append("no altitude known: translation in units of A's altitude")
     match = match_views(rgbs[0], rgbs[1], method=match_method, model="homography", config=config)
     if not match.confident or match.H is None:
-        return _undecided(f"matching not confident: {match.reason or 'no homography'}", method,
+        return undecided_pose(f"matching not confident: {match.reason or 'no homography'}", method,
                           int(match.n_inliers), match.residual_px, notes, alt_a is not None or alt_b is not None)
     inl = np.asarray(match.inliers, bool)
     pose = pose_from_correspondences(match.points_a[inl], match.points_b[inl], setup, method=method,
@@ -385,7 +324,3 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     if pose.confident and pose.bearing_deg is not None and yaw_a is not None and pose.compass_bearing_deg is None:
         pose.compass_bearing_deg = wrap360(yaw_a + pose.bearing_deg)
     return pose
-
-
-# Metadata poses live in their own module (they import the names above); re-exported for existing callers.
-from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: E402,F401

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 from tools.camera import CameraMetadata, camera_heading_deg
 from tools.common import ToolError
-from tools.pose import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, _undecided, clock_hour,
-                        signed_angle, wrap360)
+from tools.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
+                              signed_angle, undecided_pose, wrap360)
 
 #: A GPS baseline shorter than this (m) does not set a vision pose's scale: two consumer fixes (1.5 m each) differ
 #: by about 2 m, so 10 m keeps the scale error near 20 % at worst and a few percent typically.
@@ -58,7 +58,7 @@ def pose_from_metadata(meta_a: CameraMetadata, meta_b: CameraMetadata) -> Relati
                     for n, m in (("a", meta_a), ("b", meta_b))})
     base = gps_baseline(meta_a, meta_b)
     if base is None:
-        pose = _undecided("metadata lacks " + ", ".join(no_gps + no_yaw), method, scale_known=True)
+        pose = undecided_pose("metadata lacks " + ", ".join(no_gps + no_yaw), method, scale_known=True)
         return replace(pose, sources=sources)
     east, north, dist, azimuth = base
     up = _vertical(meta_a, meta_b, sources)
