@@ -107,9 +107,15 @@ CLAUSE_BREAK = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus|then)\s+(?=(?:w
                           r"give|tell)\b)")
 
 
+#: A clause that asks something (a wh-word, an auxiliary verb first, or a follow-up "and ..."); other clauses are
+#: statements that give context ("the camera pointed down from 40 m").
+INTERROGATIVE = re.compile(r"\b(what|which|how|where|when|who|why)\b|^\s*(is|are|was|were|did|does|do|has|have|had|can|"
+                           r"could|would|will|should|and|also|plus|any)\b|\b(also|as well)\b")
+
 #: A clause that says how to answer, not what: it applies to the whole question and is no second question.
 FORMAT_INSTRUCTION = re.compile(r"\s*(?:please\s+)?(?:(?:answer|reply|respond)\s+(?:with|in|using|as|only)|formatted|"
-                                r"give (?:only|just)|provide no|no explanation|use\b)")
+                                r"give (?:only|just)|provide no|no explanation|use\b|(?:give|tell|state|express|report|"
+                                r"provide|write|round|answer|measure)\b(?!.*\b(?:also|as well|too)\b))")
 
 
 def parse_question(question: str, n_images: int) -> Program:
@@ -117,7 +123,8 @@ def parse_question(question: str, n_images: int) -> Program:
     in one ("how high was it, and which way was it facing?") give a program whose ``then`` is the second."""
     text = normalise(question).strip()
     stated, rest = stated_values(text)
-    clauses = [c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c) and not FORMAT_INSTRUCTION.match(c)]
+    clauses = [c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c) and not FORMAT_INSTRUCTION.match(c)
+               and INTERROGATIVE.search(c)]
     programs = [_parse_clause(question, c, n_images, stated) for c in clauses] if len(clauses) >= 2 else []
     asked = [p for p in programs if not p.unsure and p.ask not in (Ask.SEMANTIC, Ask.CHOICE)]
     if len(asked) >= 2 and len({(p.ask, p.form, tuple(p.regions())) for p in asked}) == len(asked):

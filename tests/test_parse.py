@@ -330,3 +330,12 @@ def test_a_stated_ground_elevation_is_a_convention():
     assert (p.ask, p.conventions.ground_elevation_m, p.conventions.altitude_m) == (Ask.ALTITUDE, 255.0, None)
     assert parse_question("Altitude above ground? Site elevation 590 ft.", 1).conventions.ground_elevation_m == \
         pytest.approx(179.832)
+
+
+def test_statements_and_answer_specifications_are_no_second_question():
+    p = parse_question("Where does the spot I boxed in photo 1 lie in photo 2? Give the direction from its centre "
+                       "as a clock hour.", 2)
+    assert (p.ask, p.expect, p.then) == (Ask.TRANSFER, "clock", None)
+    p = parse_question("What's the ground distance between box 1 and box 2? The camera pointed down from 50 m.", 1)
+    assert (p.ask, p.then, p.conventions.altitude_m) == (Ask.DISTANCE, None, 50.0)
+    assert parse_question("How high was the drone? Give also its heading.", 1).then.ask == Ask.COMPASS
