@@ -40,6 +40,9 @@ MIN_INK = 12              # px, fewest pixels of a label piece
 MAX_LABEL = 8.0           # label heights: widest label piece (a long "Region 12")
 MIN_ASPECT = 0.6         # label heights: narrowest label box read (a lone "1" is narrower)
 MARKER_INSET = 0.12      # share of a marker's width and height cut off each side before it is read
+MARKER_REACH = 3.0        # label heights around a box's centre searched for a neutral marker
+NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
+MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
 MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
@@ -207,7 +210,7 @@ def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
             elif all(_contains(p, pieces[k]) for k in held):   # a window that cut a label short saw a part of it
                 pieces[held[0]] = p
     if not pieces:
-        return [None] * len(rects)
+        return _neutral_markers(rgb, rects, [None] * len(rects), height)
     cost = np.full((len(rects), len(pieces)), np.inf)
     names: dict[tuple[int, int], str] = {}
     for i, rect in enumerate(rects):
@@ -225,4 +228,44 @@ def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
     out: list[Mark | None] = [None] * len(rects)
     for i, (rid, text, conf) in zip(order, reads):
         out[i] = Mark(rid, text, float(conf), pieces[chosen[i]], names[i, chosen[i]])
-    return out
+    return _neutral_markers(rgb, rects, out, height)
+
+
+def _neutral_markers(rgb: np.ndarray, rects: Sequence[Rect], marks: list[Mark | None], height: float
+                     ) -> list[Mark | None]:
+    """Boxes left without a read: a white or black marker at the centre (Set-of-Mark draws the number on one, in
+    the box colour or neutral) is read where one lies."""
+    from tools.label_reader import READER
+
+    todo = [(i, m) for i, r in enumerate(rects) if (marks[i] is None or marks[i].id is None)
+            and (m := centre_marker(rgb, r.box, height)) is not None]
+    reads = READER.read(rgb, [_label_box(m, True) for _, m in todo])
+    for (i, m), (rid, text, conf) in zip(todo, reads):
+        if rid is not None:
+            marks[i] = Mark(rid, text, float(conf), m, "centre")
+    return marks
+
+
+def centre_marker(rgb: np.ndarray, box: Sequence[int], height: float) -> tuple[int, int, int, int] | None:
+    """A white or black compact blob (a filled circle or square) on the centre of ``box``: its inclusive extent."""
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    r = int(MARKER_REACH * height)
+    x1, y1 = max(0, cx - r), max(0, cy - r)
+    win = rgb[y1:cy + r + 1, x1:cx + r + 1]
+    if win.size == 0:
+        return None
+    for blob in (win.min(axis=2) >= NEUTRAL_LIGHT, win.max(axis=2) <= NEUTRAL_DARK):
+        filled = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+        best: tuple[float, tuple[int, int, int, int]] | None = None
+        for k in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            if not (MARKER_MIN * height <= min(w, h) and max(w, h) <= MARKER_MAX * height
+                    and max(w, h) <= 1.4 * min(w, h) and area >= 0.5 * w * h):
+                continue
+            d = float(np.hypot(x + w / 2 - (cx - x1), y + h / 2 - (cy - y1)))
+            if d <= 0.5 * max(w, h) and (best is None or d < best[0]):
+                best = (d, (x1 + x, y1 + y, x1 + x + w - 1, y1 + y + h - 1))
+        if best is not None:
+            return best[1]
+    return None

@@ -48,6 +48,9 @@ MIN_VAL = 110         # least brightness (max of RGB) of an outline's colour
 MIN_SAT = 0.33        # least saturation ((max - min) / max of RGB) of an outline's colour
 SEGMENT_VAL, SEGMENT_SAT = 90, 0.2   # a segment's colour: looser than MIN_VAL / MIN_SAT (JPEG greys thin lines)
 MAX_SEGMENTS = 300    # longest segments per direction looked at
+TEXT_SHARE = 0.3      # most share in the colour of a row of picture inside a box
+BLUR = 2              # px JPEG adds to a thin line's measured thickness
+FILL_SHARE = 0.8      # share of a row across a box in its colour from which the row is a filled label's
 MIN_SIDE = 12         # px, shortest side of a box
 BORDER = 2            # px from the image border within which a side counts as cut off by it
 SAME_RECT = 0.85      # IoU above which two proposals are one rectangle
@@ -233,6 +236,25 @@ def trace(rgb: np.ndarray, colour: np.ndarray, band: tuple[int, int], start: int
     return start + step * last
 
 
+def below_fill(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray, thick: int
+               ) -> tuple[int, int, int, int]:
+    """``box`` with its top moved down to the line under a filled label as wide as the box that sits on it
+    (a tag drawn above a small box reads as the top of the box's sides: both run up through its fill)."""
+    x1, y1, x2, y2 = box
+    if x2 - x1 < 2 * thick + 2:
+        return box
+    span = rgb[y1:y2 + 1, x1 + thick:x2 - thick + 1]
+    share = alike(span, colour).mean(axis=1)
+    if len(share) <= LINE_REACH + 2 or not (share[:2] >= FILL_SHARE).all():
+        return box
+    # the first row of picture under a full row of the colour: the box's own top line ends the label there
+    ends = np.flatnonzero((share[1:] < TEXT_SHARE) & (share[:-1] >= FILL_SHARE)) + 1
+    end = int(ends[0]) if len(ends) else 0
+    if end <= LINE_REACH + 2 or y2 - (y1 + end) < MIN_SIDE:
+        return box
+    return x1, y1 + end - max(1, thick - BLUR), x2, y2
+
+
 def true_colour(rgb: np.ndarray, box: tuple[int, int, int, int], thick: int, colour: np.ndarray
                 ) -> tuple[float, float, float]:
     """The colour the outline was drawn in: the median of the most chromatic quarter of its line pixels (JPEG
@@ -279,6 +301,12 @@ def find_thin_rects(rgb: np.ndarray) -> list[Rect]:
         if snapped is None or snapped[0] in seen:
             continue
         box, thick = snapped
+        under = below_fill(rgb, box, col, thick)
+        if under != box:   # the sides are found again below the label
+            snapped = snap_sides(rgb, under, col)
+            if snapped is None:
+                continue
+            box, thick = snapped
         seen.add(box)
         if box[2] - box[0] + 1 < MIN_SIDE or box[3] - box[1] + 1 < MIN_SIDE:
             continue
