@@ -26,7 +26,7 @@ import uvicorn
 
 from agent.config import Config
 from mcp_server.client import call, connect
-from mcp_server.registry import REGISTRY, ToolContext
+from mcp_server.catalog import REGISTRY, ToolContext
 from mcp_server.server import http_app
 from benchmarks.figures import write_figures
 

@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
         from agent.config import Config
 
         if list_tools:
-            from mcp_server.registry import REGISTRY
+            from mcp_server.catalog import REGISTRY
             from mcp_server.server import SERVER_TOOLS
 
             for spec in REGISTRY.values():

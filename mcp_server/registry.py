@@ -4,7 +4,7 @@ A tool is a handler ``fn(ctx: ToolContext, <typed MCP arguments>..., annotate: b
 registered with :func:`register`. Its typed parameters (with ``Annotated[..., Field(description=...)]``) become the
 MCP input schema, its ``result`` pydantic model the output schema, its description is what a language model reads
 when choosing tools. Handlers adapt ``tools/`` (lazy imports, no geometry here) and live in
-``mcp_server/handlers_*.py``, imported at the bottom of this module.
+``mcp_server/handlers_*.py``; ``mcp_server.catalog`` imports them all, so read the filled registry from there.
 """
 
 from __future__ import annotations
@@ -204,9 +204,3 @@ def tool_catalog() -> list[dict[str, Any]]:
         out.append({"name": spec.name, "description": spec.description, "input_schema": schema,
                     "can_annotate": spec.can_annotate})  # fmt: skip
     return out
-
-
-# Handler modules register themselves on import (keep at the bottom: they import names defined above).
-from mcp_server import handlers_pair, handlers_view  # noqa: E402,F401
-from mcp_server import handlers_pitch  # noqa: E402,F401  (after the view tools: keeps their listing order)
-from mcp_server import handlers_photo  # noqa: E402,F401

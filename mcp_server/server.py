@@ -1,4 +1,4 @@
-"""The MCP server: every tool of :data:`mcp_server.registry.REGISTRY` on one FastMCP instance, plus ``list_roots``.
+"""The MCP server: every tool of :data:`mcp_server.catalog.REGISTRY` on one FastMCP instance, plus ``list_roots``.
 
 Transports: stdio (:func:`run_stdio`, with :mod:`mcp_server.stdio`), streamable HTTP (:func:`run_http`, loopback
 by default, optional bearer token) and in-memory (``mcp_server.client.connect``). Each call: refuse argument names
@@ -32,7 +32,7 @@ from mcp.types import CallToolResult, ClientCapabilities, ImageContent, RootsCap
 from agent.config import Config
 from mcp_server import annotate as draw
 from mcp_server.images import RequestError, allowed_roots, shown
-from mcp_server.registry import REGISTRY, ToolOutput, ToolSpec, run_handler
+from mcp_server.catalog import REGISTRY, ToolOutput, ToolSpec, run_handler
 from mcp_server.stdio import error_line, non_finite_literal
 from mcp_server.workers import WorkerError, WorkerPool
 from tools.common import ToolError, to_jsonable

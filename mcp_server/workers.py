@@ -26,7 +26,7 @@ from typing import Any
 
 import anyio
 
-PRELOAD = ["mcp_server.registry"]  # imported once by the forkserver, inherited by every worker
+PRELOAD = ["mcp_server.catalog"]  # imported once by the forkserver, inherited by every worker
 STARTUP_S = 120.0  # a worker that has not started within this is given up
 MESSAGE_CHARS = 500  # longest exception text a worker sends back
 

@@ -19,7 +19,7 @@ import pytest
 from agent.config import Config
 from mcp_server.client import ToolCallError, call, call_full, connect
 from mcp_server.images import RequestError, check_roots, load
-from mcp_server.registry import REGISTRY, tool_catalog
+from mcp_server.catalog import REGISTRY, tool_catalog
 
 
 def png_bomb(path: Path, side: int = 30000) -> Path:

@@ -19,7 +19,7 @@ import pytest
 
 from agent.config import Config
 from mcp_server.client import ToolCallError, ToolReply, call, call_full, connect
-from mcp_server.registry import REGISTRY, tool_catalog
+from mcp_server.catalog import REGISTRY, tool_catalog
 from mcp_server.server import SERVER_TOOLS
 
 THETA_DEG = 12.0  # rotation of view B relative to view A (image plane, about the centre)

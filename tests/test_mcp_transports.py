@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from agent.config import Config
 from mcp_server.client import ToolCallError, call, call_full, connect, connect_stdio
 from mcp_server.images import encode_base64
-from mcp_server.registry import REGISTRY
+from mcp_server.catalog import REGISTRY
 from mcp_server.server import SERVER_TOOLS, http_app
 
 ROOT = Path(__file__).resolve().parents[1]

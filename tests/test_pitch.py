@@ -135,7 +135,7 @@ def test_interval_pitches_cover_the_interval() -> None:
 
 
 def test_mcp_tool_registered() -> None:
-    from mcp_server.registry import REGISTRY
+    from mcp_server.catalog import REGISTRY
 
     assert "estimate_pitch" in REGISTRY and "image" in REGISTRY["estimate_pitch"].image_params
 
