@@ -1,19 +1,25 @@
-"""Find thin drawn rectangles (1-4 px outlines in a saturated colour) by their line profile, not by a colour level.
+"""Find thin drawn rectangles (1-6 px outlines in a saturated colour) by their line profile, not by a colour level.
 
 JPEG keeps a thin outline's brightness but halves its colour resolution (4:2:0 chroma), so a 1 px line in a pure
 colour comes back with a saturation of 80-130 of 255, under the levels that find thick outlines
 (:mod:`tools.regions_colours`). What survives is the profile across the line: a drawn line differs from the
-picture just beyond it ON BOTH SIDES in the same way, and it is straight and axis-aligned. So:
+picture just beyond it ON BOTH SIDES, and it is straight and axis-aligned. So:
 
-1. Line pixels: across each row (and column) a pixel that differs by at least LINE_CONTRAST (RGB distance) from
-   the pixels LINE_REACH px above and below (left and right), the two differences pointing the same way, and whose
-   own colour is chromatic (max - min of RGB >= MIN_CHROMA). Filled areas (tags, markers) differ on one side only
-   and drop out; so do edges between two areas.
-2. Segments: runs of such pixels at least MIN_SEGMENT px long (a morphological opening), as connected pieces.
-3. Rectangles: every pair of a horizontal and a vertical segment whose ends meet proposes the rectangle their
-   extents span (a corner is enough: the other sides may hide under a label or lie beyond the image border); a
-   proposal stands when each side inside the image shows the proposal's colour along most of its length
-   (SIDE_COVER), and the best-covered of overlapping proposals is kept.
+1. Line pixels (:func:`line_pixels`): a pixel that differs by LINE_CONTRAST (summed |RGB| differences) from the
+   pixels LINE_REACHES px above and below it (left and right), those two being more alike each other than either
+   is to it, and whose own colour is chromatic (MIN_CHROMA). Filled areas (tags, markers) differ on one side only
+   and drop out; so do edges and ramps between two areas.
+2. Segments: runs of such pixels at least MIN_SEGMENT px long (a morphological opening), the MAX_SEGMENTS longest
+   of an overlay-like colour per direction (foliage breaks into thousands of short ones).
+3. Proposals (:func:`proposals`): where a horizontal and a vertical segment of one colour meet (at their ends, or
+   one's end on the other) the corner proposes a box; each line is followed in its colour from the corner to
+   where it ends (:func:`trace`), across short breaks or one a label's width, so the other sides may hide under a
+   label or lie beyond the image border.
+4. Each side is snapped to the outer edge of the line drawn there (:func:`snap_sides`: half-way down the dip of
+   the colour distance across it; a side under a filled label is kept where proposed), a top that ran up through
+   a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands when every side
+   inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER) and one side's line is
+   vivid (MIN_VAL, MIN_SAT). Near-identical boxes are one; a box that two found boxes tile is dropped.
 
 Boxes are ``(x1, y1, x2, y2)`` inclusive px of the outer edge of the drawn line, clipped to the image.
 """
@@ -27,13 +33,15 @@ import numpy as np
 
 LINE_REACHES = (3, 6)  # px beside a line where the picture is compared with it (lines up to 6 px thick)
 LINE_REACH = LINE_REACHES[-1]
+# px, longest image side from which lines are looked for at the wider reach too: below it outlines that thick keep
+# their colour and the colour-level pass finds them (tools.regions_colours)
+WIDE_REACH_FROM = 2000
 LINE_CONTRAST = 60    # least sum of |RGB differences| of a line pixel from the picture on both sides of it
 SAME_WAY = 0.8        # the two sides of a line differ by at most this share of the line's least contrast
 MIN_CHROMA = 35       # least max - min of a line pixel's RGB: overlay colours are saturated
 MIN_SEGMENT = 12      # px, shortest line piece looked at (boxes are 15 px and more)
 CORNER_GAP = 10       # px, most distance between the ends of two segments that meet at a corner
 SNAP = 4              # px a proposed side moves to the line drawn there
-JOIN_GAP = 40         # px, widest break in a line bridged
 MAX_TRACE = 1200      # px, longest line followed (boxes are up to ~600 px at 1080p)
 TRACE_GAPS = (6, 30)  # px, breaks in a line followed across: a short one (JPEG), a label's width
 LINE_DIP = 19.0       # least drop of the colour distance from beside a side's line to the line
@@ -89,7 +97,7 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
     chroma = cv2.subtract(cv2.max(cv2.max(r_, g_), b_), cv2.min(cv2.min(r_, g_), b_)) >= MIN_CHROMA
     out = np.zeros(rgb.shape[:2], bool)
     height, width = rgb.shape[:2]
-    for r in LINE_REACHES:
+    for r in LINE_REACHES if max(rgb.shape[:2]) > WIDE_REACH_FROM else LINE_REACHES[:1]:
         border = (r, r, 0, 0) if axis == 1 else (0, 0, r, r)
         padded = cv2.copyMakeBorder(rgb, *border, cv2.BORDER_REPLICATE)
         if axis == 1:
@@ -127,25 +135,6 @@ def segments(rgb: np.ndarray, mask: np.ndarray, axis: int) -> list[Segment]:
         ys, xs = np.nonzero(labels[y:y + h, x:x + w] == k)
         colour = np.median(rgb[ys + y, xs + x].astype(np.float32), axis=0)
         out.append(Segment(x, y, x + w - 1, y + h - 1, (float(colour[0]), float(colour[1]), float(colour[2]))))
-    return out
-
-
-def joined(pieces: list[Segment], axis: int) -> list[Segment]:
-    """``pieces`` with collinear ones of one colour less than JOIN_GAP px apart made one (texture, JPEG and other
-    boxes' labels break a line); the pieces themselves are kept too."""
-    key = (lambda s: (s.y1, s.x1)) if axis == 1 else (lambda s: (s.x1, s.y1))
-    pieces = sorted(pieces, key=key)
-    out = list(pieces)
-    for i, a in enumerate(pieces):
-        cur = a
-        for b in pieces[i + 1:]:
-            across = (b.y1 - cur.y1, b.y2 - cur.y2) if axis == 1 else (b.x1 - cur.x1, b.x2 - cur.x2)
-            if abs(across[0]) > 2 and abs(across[1]) > 2:
-                continue
-            gap = (b.x1 - cur.x2) if axis == 1 else (b.y1 - cur.y2)
-            if 0 < gap <= JOIN_GAP and alike(np.asarray(a.colour), np.asarray(b.colour)):
-                cur = Segment(min(cur.x1, b.x1), min(cur.y1, b.y1), max(cur.x2, b.x2), max(cur.y2, b.y2), cur.colour)
-                out.append(cur)
     return out
 
 
@@ -382,14 +371,6 @@ def _longest(pieces: list[Segment], axis: int) -> list[Segment]:
 def _colourful(colour: np.ndarray) -> bool:
     hi, lo = float(colour.max()), float(colour.min())
     return hi >= SEGMENT_VAL and hi - lo >= SEGMENT_SAT * hi
-
-
-def _thickness(hs: list[Segment], vs: list[Segment], box: tuple[int, int, int, int]) -> int:
-    """Line thickness of the proposal ``box``: the thinnest segment lying on one of its sides."""
-    x1, y1, x2, y2 = box
-    ts = [h.y2 - h.y1 + 1 for h in hs if (_near(h.y1, y1) or _near(h.y2, y2)) and h.x1 >= x1 - 1 and h.x2 <= x2 + 1]
-    ts += [v.x2 - v.x1 + 1 for v in vs if (_near(v.x1, x1) or _near(v.x2, x2)) and v.y1 >= y1 - 1 and v.y2 <= y2 + 1]
-    return min(ts) if ts else 1
 
 
 def _iou(a: tuple[int, ...], b: tuple[int, ...]) -> float:

@@ -42,10 +42,11 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
         same = [r for r in out if iou(r.bbox, rect.box) >= SAME_PLACE]
         if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE) for r in same) or mark.id in taken:
             continue
+        others = [r for r in out if all(r is not o for o in same)]
+        if _label_taken(mark.label_box, others) or _piece_of_other(rect.box, others):
+            continue
         for r in same:   # an unconfirmed first read gives way to a sure one
             taken.discard(r.id)
-        if not same and (_label_taken(mark.label_box, out) or _piece_of_other(rect.box, out)):
-            continue
         box = [float(v) for v in rect.box]
         taken.add(mark.id)
         if same:
