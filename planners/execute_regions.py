@@ -13,7 +13,7 @@ from planners.execute import OPERATIONS, capture_clock, capture_distance, geomet
 from planners.plans import Evidence, clock_strategy, found, rank_strategy, read_regions, undecided
 from planners.program import Ask, Program
 from planners.router import Understanding
-from planners.toolbox import ToolContext
+from planners.toolbox import ToolCallError, ToolContext
 
 
 def legacy_understanding(p: Program, task: str, fmt: str, plan: str) -> Understanding:
@@ -43,7 +43,7 @@ async def order_from_region(ctx: ToolContext, p: Program, anchor: int) -> Eviden
     others = [i for i in regions if i != anchor]
     if not others:
         return undecided("no other region was read to compare with")
-    g = await geometry(ctx, p)
+    g = await optional_geometry(ctx, p)
     if g.get("view") == "oblique":
         return undecided("the photo is oblique: distances between regions need a straight-down view")
     ax, ay = _centre(regions[anchor]["bbox"])
@@ -61,7 +61,7 @@ async def order(ctx: ToolContext, p: Program) -> Evidence:
     if anchor is not None and anchor.kind == "region" and anchor.id is not None:
         return await order_from_region(ctx, p, anchor.id)
     if p.conventions.pitch_deg is None:  # the camera pitch from the photo's tags, when it has them
-        g = await geometry(ctx, p)
+        g = await optional_geometry(ctx, p)
         if g.get("pitch_deg") is not None and "estimated" not in str(g.get("pitch_source") or ""):
             p = p.model_copy(update={"conventions": p.conventions.model_copy(
                 update={"pitch_deg": float(g["pitch_deg"]), "altitude_m": p.conventions.altitude_m or g.get(
@@ -75,6 +75,14 @@ async def order(ctx: ToolContext, p: Program) -> Evidence:
         return ranked
     ids = list(ranked["value"]["ids"])
     return found({"ids": [ids[0], ids[-1]]}, ranked["confidence"], "nearest first, then farthest")
+
+
+async def optional_geometry(ctx: ToolContext, p: Program) -> dict:
+    """``photo_geometry`` where it only refines an answer (pitch, view): a failing call counts as no metadata."""
+    try:
+        return await geometry(ctx, p)
+    except ToolCallError:
+        return {}
 
 
 def _centre(box: list[float]) -> tuple[float, float]:

