@@ -53,7 +53,7 @@ def parse_conventions(question: str) -> Conventions:
     c = Conventions()
     c.options = parse_options(q)
     body = _strip_options(low) if c.options else low
-    c.region_ids, c.region_images = _regions(_without_format_examples(body))
+    c.region_ids, c.region_images = _regions(without_format_examples(body))
     m = re.search(r"\b(?:from|relative to|with respect to|seen from|as seen from)\s+(?:the\s+)?(?:target in\s+)?region\s*(\d+)", body)
     if m:
         c.anchor_region = int(m.group(1))
@@ -119,7 +119,7 @@ def _strip_options(low: str) -> str:
 _FORMAT_EXAMPLE = re.compile(r"`[^`]*`|(?:formatted (?:exactly )?like|in the format|e\.g\.|for example)[^.\n]*")
 
 
-def _without_format_examples(low: str) -> str:
+def without_format_examples(low: str) -> str:
     """The question without its answer-format examples (``formatted exactly like `Region 1, 2, 3```): the regions
     named there are no referents."""
     return _FORMAT_EXAMPLE.sub(" ", low)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from planners.conventions import parse_options, word_number
+from planners.conventions import parse_options, without_format_examples, word_number
 from planners.lexicon import normalise
 from planners.program import Ask, Conventions, Program, Referent
 from planners.referents import REGION_NOUNS, images_named, region_ids, stated_values
@@ -122,7 +122,8 @@ def parse_question(question: str, n_images: int) -> Program:
     """The typed program of ``question`` asked about ``n_images`` images (see the module docstring). Two questions
     in one ("how high was it, and which way was it facing?") give a program whose ``then`` is the second."""
     text = normalise(question).strip()
-    stated, rest = stated_values(text)
+    form_ask = format_ask(text)
+    stated, rest = stated_values(without_format_examples(text))
     clauses = [c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c) and not FORMAT_INSTRUCTION.match(c)
                and INTERROGATIVE.search(c)]
     programs = [_parse_clause(question, c, n_images, stated) for c in clauses] if len(clauses) >= 2 else []
@@ -135,7 +136,8 @@ def parse_question(question: str, n_images: int) -> Program:
         first.then = second
         first.understood.append(f"then: {second.ask.value}")
         return first
-    return _parse_clause(question, rest, n_images, stated)
+    program = _parse_clause(question, rest, n_images, stated)
+    return _with_format(program, form_ask, n_images)
 
 
 def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
@@ -263,6 +265,36 @@ def _anchor(t: str, words: str = r"from|relative to|with respect to|seen from") 
     m = re.search(r"(?:" + words + r")\s+(?:the\s+)?(?:" + REGION_NOUNS
                   + r")\s*(?:number\s+|numbered\s+|#)?(\d{1,2})\b", t)
     return int(m.group(1)) if m else None
+
+
+def format_ask(t: str) -> Ask | None:
+    """The kind of answer an answer-format instruction asks for ("formatted exactly like `N o'clock`" is a clock,
+    "answer with only the angle in degrees" an angle), or None when there is no such instruction."""
+    m = re.search(r"(?:answer|reply|respond|formatted|in the format|give (?:only|just))[^.?]*", t)
+    if not m:
+        return None
+    said = m.group(0)
+    if re.search(r"o'?\s?clock|clock (hour|direction)", said):
+        return Ask.CLOCK
+    if re.search(r"\bangle\b|\bdegrees\b", said) and not re.search(r"\bdistance\b|\bmetres\b", said):
+        return Ask.HEADING_CHANGE
+    return None
+
+
+def _with_format(program: Program, form_ask: Ask | None, n: int) -> Program:
+    """The program with the asked quantity the format instruction names, where the referents allow it (the
+    instruction wins over the wording)."""
+    if form_ask is None or program.ask == form_ask or program.then is not None:
+        return program
+    if form_ask == Ask.CLOCK and (program.regions() or n == 2) and program.ask not in (Ask.TRANSFER,):
+        program.ask, program.form = Ask.CLOCK, "value"
+    elif form_ask == Ask.HEADING_CHANGE and n == 2 and program.ask in (Ask.POSE, Ask.DISTANCE, Ask.SEMANTIC):
+        program.ask, program.form = Ask.HEADING_CHANGE, "value"
+    else:
+        return program
+    program.unsure = []
+    program.understood = [f"asked: {program.ask.value} (the answer-format instruction)"]
+    return program
 
 
 def _pair_refs(kind: str = "image") -> list[Referent]:

@@ -339,3 +339,9 @@ def test_statements_and_answer_specifications_are_no_second_question():
     p = parse_question("What's the ground distance between box 1 and box 2? The camera pointed down from 50 m.", 1)
     assert (p.ask, p.then, p.conventions.altitude_m) == (Ask.DISTANCE, None, 50.0)
     assert parse_question("How high was the drone? Give also its heading.", 1).then.ask == Ask.COMPASS
+
+
+def test_answer_format_examples_are_no_referents():
+    p = parse_question("Rank the regions from nearest to farthest from the drone. Answer with only the region labels "
+                       "in order, formatted exactly like `Region 1, 2, 3`. No explanation.", 1)
+    assert (p.ask, p.regions(), p.conventions.want_all) == (Ask.ORDER, [], True)
