@@ -37,6 +37,7 @@ LINE_REACH = LINE_REACHES[-1]
 # their colour and the colour-level pass finds them (tools.regions_colours)
 WIDE_REACH_FROM = 2000
 LINE_CONTRAST = 60    # least sum of |RGB differences| of a line pixel from the picture on both sides of it
+HUE_CONTRAST = 90     # least sum of |chroma differences| of a line pixel from both sides (a line on an edge)
 SAME_WAY = 0.8        # the two sides of a line differ by at most this share of the line's least contrast
 MIN_CHROMA = 35       # least max - min of a line pixel's RGB: overlay colours are saturated
 MIN_SEGMENT = 12      # px, shortest line piece looked at (boxes are 15 px and more)
@@ -92,8 +93,11 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
 
     A line pixel differs by LINE_CONTRAST (sum of absolute RGB differences) from the pixels on both sides, which
     are more alike each other than either is to it (SAME_WAY): a ramp between a dark and a bright area is no line.
+    A line drawn along the edge between a bright and a dark area lies between them in brightness: its colour alone
+    (RGB less its mean) differs from both sides, which are alike in colour, by HUE_CONTRAST.
     """
     r_, g_, b_ = cv2.split(rgb)
+    hue_of = rgb.astype(np.int16) - rgb.mean(axis=2, keepdims=True).astype(np.int16)   # chroma part of each pixel
     chroma = cv2.subtract(cv2.max(cv2.max(r_, g_), b_), cv2.min(cv2.min(r_, g_), b_)) >= MIN_CHROMA
     out = np.zeros(rgb.shape[:2], bool)
     height, width = rgb.shape[:2]
@@ -108,6 +112,11 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
         d2 = _l1(rgb, after)
         both = cv2.min(d1, d2)
         out |= (both >= LINE_CONTRAST) & (_l1(before, after) <= SAME_WAY * both)
+        hue_pad = np.pad(hue_of, ((r, r), (0, 0), (0, 0)) if axis == 1 else ((0, 0), (r, r), (0, 0)), mode="edge")
+        hb, ha = (hue_pad[:height], hue_pad[2 * r:]) if axis == 1 else (hue_pad[:, :width], hue_pad[:, 2 * r:])
+        h1, h2 = np.abs(hue_of - hb).sum(axis=2), np.abs(hue_of - ha).sum(axis=2)
+        h_both = np.minimum(h1, h2)
+        out |= (h_both >= HUE_CONTRAST) & (np.abs(hb - ha).sum(axis=2) <= SAME_WAY * h_both)
     return out & chroma
 
 
