@@ -34,23 +34,26 @@ async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
     return await clock_strategy(ctx, legacy_understanding(p, "Direction_Recognition", "CLOCK", "clock"))
 
 
-async def order_from_region(ctx: ToolContext, p: Program, anchor: int) -> Evidence:
-    """Regions ordered by their distance from region ``anchor``: centre to centre in the image, which orders
-    ground distances on a straight-down photo (an oblique photo is refused)."""
-    regions, _, unread = await read_regions(ctx, 0)
-    if anchor not in regions:
+async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) -> Evidence:
+    """Regions ordered by their distance from region ``anchor`` (``None``: from the image centre), centre to
+    centre in the image. From a region this orders ground distances on a straight-down photo only (an oblique
+    photo is refused); from the image centre the question asks for image distances, which need no view."""
+    regions, size, unread = await read_regions(ctx, 0)
+    if anchor is not None and anchor not in regions:
         return undecided(f"region {anchor} could not be read in the image")
     others = [i for i in regions if i != anchor]
-    if not others:
-        return undecided("no other region was read to compare with")
-    g = await optional_geometry(ctx, p)
+    if len(others) < (1 if anchor is not None else 2):
+        return undecided(f"{len(others)} other region(s) read in the image: nothing to compare")
+    g = await optional_geometry(ctx, p) if anchor is not None else {"view": "image"}
     if g.get("view") == "oblique":
         return undecided("the photo is oblique: distances between regions need a straight-down view")
-    ax, ay = _centre(regions[anchor]["bbox"])
+    ax, ay = _centre(regions[anchor]["bbox"]) if anchor is not None else (size[0] / 2.0, size[1] / 2.0)
     ranked = sorted(others, key=lambda i: math.dist((ax, ay), _centre(regions[i]["bbox"])))
     if p.conventions.order == "farthest_first":
         ranked.reverse()
     note = "centre to centre" + ("" if g.get("view") else ", assuming a straight-down view")
+    if anchor is None:
+        note = "distance from the image centre, in the image"
     if unread:
         note += f"; {len(unread)} drawn box(es) whose label could not be read were left out"
     return found({"ids": ranked if p.conventions.want_all else ranked[:1]}, 0.7 if unread else 0.8, note)
@@ -60,6 +63,8 @@ async def order(ctx: ToolContext, p: Program) -> Evidence:
     anchor = p.conventions.anchor
     if anchor is not None and anchor.kind == "region" and anchor.id is not None:
         return await order_from_region(ctx, p, anchor.id)
+    if anchor is not None and anchor.kind == "centre":
+        return await order_from_region(ctx, p, None)
     if p.conventions.pitch_deg is None:  # the camera pitch from the photo's tags, when it has them
         g = await optional_geometry(ctx, p)
         if g.get("pitch_deg") is not None and "estimated" not in str(g.get("pitch_source") or ""):

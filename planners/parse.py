@@ -156,6 +156,9 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
     if program.ask == Ask.ORDER and (anchor := _anchor(rest, r"to|from")) is not None:
         program.conventions.anchor = Referent(kind="region", id=anchor)
         program.understood.append(f"distances from region {anchor}")
+    if program.ask == Ask.ORDER and program.conventions.anchor is None and re.search(IMAGE_CENTRE, rest):
+        program.conventions.anchor = Referent(kind="centre")
+        program.understood.append("distances from the image centre, in the image")
     if program.ask == Ask.ORDER and re.search(r"(nearest|closest) and (the )?(farthest|furthest)", rest):
         program.expect = "nearest_and_farthest"
     if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
@@ -257,6 +260,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     return p
 
 
+IMAGE_CENTRE = r"\b(centre|middle) (point )?of (the|this) (image|photo|picture|frame|tile|shot|orthophoto)"
+
 POSITIVE_QUALITY = r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b"
 
 
@@ -327,7 +332,7 @@ def _conventions(t: str, s) -> Conventions:
         want_all=bool(re.search(r"\b(rank|order|sort|list)\b|from (nearest|closest|farthest) to|all (the )?regions",
                                 t)),
         altitude_m=s.altitude_m, pitch_deg=-90.0 if s.pitch_deg is None and re.search(
-            r"\bnadir\b|straight down|top-?down|vertical|pointing down", t) else s.pitch_deg,
+            r"\bnadir\b|straight down|top-?down|vertical|pointing down|ortho(photo|mosaic|image)", t) else s.pitch_deg,
         focal_mm=s.focal_mm, sensor_width_mm=s.sensor_width_mm, focal_px=s.focal_px,
         ground_width_m=s.ground_width_m, ground_elevation_m=s.ground_elevation_m,
         normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))

@@ -118,10 +118,20 @@ async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], id
                        pitch_deg=conv.pitch_deg, focal_px=conv.focal_px, order=conv.order)
     if not r.get("confident", True) and conv.pitch_deg is None and "pitch_deg" in r.get("assumed", []):
         return await _rank_pitch_sweep(ctx, u, regions, ids, conf)
-    if not r.get("confident", True):
+    if not r.get("confident", True) and not (not conv.want_all and first_is_clear(r)):
         return undecided(f"distance ranking not decided: {r.get('reason')}")
     order = [int(i) for i in r["order"]]
     return found({"ids": order if conv.want_all else order[:1]}, conf, r.get("reason"))
+
+
+def first_is_clear(r: dict) -> bool:
+    """Whether the first region of a ranking (the nearest, or the farthest) is decided although the whole order
+    is not: its distance interval does not overlap the runner-up's (``rank_by_distance`` half-widths)."""
+    ids = [str(i) for i in r.get("order", [])]
+    d, u = r.get("distances_m") or {}, r.get("uncertainty_m") or {}
+    if len(ids) < 2 or any(d.get(i) is None or u.get(i) is None for i in ids[:2]):
+        return False
+    return abs(float(d[ids[0]]) - float(d[ids[1]])) > float(u[ids[0]]) + float(u[ids[1]])
 
 
 # Plausible gimbal pitches of a drone photo (degrees, −90 = nadir): used when the question states none.

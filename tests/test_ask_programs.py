@@ -99,3 +99,15 @@ def test_height_above_ground_from_gps_altitude_and_a_stated_ground_elevation(age
     assert a.value.metres == pytest.approx(float(row["GPSAltitude"]) - 255.0, abs=0.1)
     b = agent.ask([folder / row["SourceFile"]], "How high above the ground was the camera?")
     assert b.abstained and "ground elevation" in b.reason
+
+
+def test_region_nearest_to_the_image_centre_is_measured_in_the_image(agent):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    truth = json.loads((examples / "regions_nadir.json").read_text())["truth"]
+    by_pixels = sorted(truth, key=lambda k: truth[k]["pixel_distance_from_centre"])
+    a = agent.ask([examples / "regions_nadir.png"], "Which box is closest to the middle of this image?")
+    assert a.text == f"Region {by_pixels[0]}", a.reason
+    b = agent.ask([examples / "regions_nadir.png"], "Which region lies farthest from the centre of the photo?")
+    assert b.text == f"Region {by_pixels[-1]}", b.reason

@@ -345,3 +345,20 @@ def test_answer_format_examples_are_no_referents():
     p = parse_question("Rank the regions from nearest to farthest from the drone. Answer with only the region labels "
                        "in order, formatted exactly like `Region 1, 2, 3`. No explanation.", 1)
     assert (p.ask, p.regions(), p.conventions.want_all) == (Ask.ORDER, [], True)
+
+
+def test_an_order_from_the_image_centre_is_in_the_image():
+    p = parse_question("Which box is nearest to the middle of this tile?", 1)
+    assert (p.ask, p.conventions.anchor.kind) == (Ask.ORDER, "centre")
+    assert parse_question("Which box is nearest to the drone?", 1).conventions.anchor is None
+    assert parse_question("Which box is nearest the drone in this orthophoto?", 1).conventions.pitch_deg == -90.0
+
+
+def test_the_first_of_a_ranking_can_be_decided_when_the_rest_is_not():
+    from planners.plans import first_is_clear
+
+    ranked = {"order": [4, 0, 2, 1], "distances_m": {"4": 6.0, "0": 14.0, "2": 23.0, "1": 23.0},
+              "uncertainty_m": {"4": 1.0, "0": 1.5, "2": 1.0, "1": 1.0}}
+    assert first_is_clear(ranked)
+    ranked["distances_m"]["0"] = 7.5
+    assert not first_is_clear(ranked)
