@@ -132,7 +132,7 @@ def test_aircopbench_cascade_order_answer_colon_before_parentheses():
 def test_aircopbench_unparseable_is_wrong_and_reported():
     s = Sample("q1", "aircopbench", "Object Counting", [], "q", "B", options={"A": "1", "B": "2"},
                metadata={"question_type": "2.2 Object Counting (UAV1)"})  # fmt: skip
-    res = score_detailed(s, "I'm not sure")
+    res = score_detailed(s, "I'm not sure", mode="lenient")  # strict draws the official random letter
     assert res.score == 0.0 and res.parsed is False and res.group == "Object Understanding"
     assert score(s, "<think>maybe A</think>The answer is B") == 1.0
     assert aircopbench.subcategory("4.3 Who to Collaborate (UAV2)") == "Who to Collaborate"
