@@ -173,13 +173,12 @@ def dev_seed_1() -> dict[int, tuple[np.ndarray, list]]:
     return nth_overlays(1, (181,))
 
 
-def test_the_second_look_reads_a_benchmark_overlay_the_first_read_gets_wrong(dev_seed_1, monkeypatch):
-    # dev seed 1, overlay 181: the first read takes a "15" as 1; the reads at 0.8 and 0.67 agree on 15. Ground
-    # truth is the drawn layout
+def test_a_benchmark_overlay_the_first_read_once_got_wrong_is_read(dev_seed_1):
+    # dev seed 1, overlay 181: the first read took a "15" as 1 and the second look (reads at 0.8 and 0.67) set it
+    # right; with the thin-outline pass the first read is right too, so this pins the read only (the second look
+    # keeps its unit tests below). Ground truth is the drawn layout
     inst, regions = dev_seed_1[181]
     assert score(read_regions(inst), regions) == (len(regions), 0)
-    monkeypatch.setattr(regions_module, "second_look", lambda rgb, found, scale, read: found)
-    assert score(read_regions(inst), regions) != (len(regions), 0)
 
 
 def test_a_vote_against_a_labelled_box_needs_the_recognizer_to_read_the_voted_label_at_full_scale(monkeypatch):
