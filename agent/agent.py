@@ -85,11 +85,12 @@ class Agent:
 
     ``mcp_url``: a remote streamable-HTTP MCP server (images are then sent as base64); ``llm``: a LangChain chat
     model (default: built from ``config.llm_base_url`` / ``config.llm_model`` if set); ``use_embeddings``: let
-    the router fall back to MiniLM embeddings; ``checkpointer``: a LangGraph checkpointer (default in-memory).
+    the router fall back to MiniLM embeddings (off by default: it loads a model on the question path);
+    ``checkpointer``: a LangGraph checkpointer (default in-memory).
     """
 
     def __init__(self, config: Config | None = None, *, mcp_url: str | None = None, llm: Any = None,
-                 use_embeddings: bool = True, checkpointer: Any = None) -> None:
+                 use_embeddings: bool = False, checkpointer: Any = None) -> None:
         from planners.graph import build_graph
         from planners.llm import make_chat_model
 

@@ -43,7 +43,7 @@ class GraphContext:
     """Run-time objects for one question (not checkpointed)."""
 
     tools: ToolContext
-    use_embeddings: bool = True
+    use_embeddings: bool = False
     minilm_dir: str | None = None
     understanding: Understanding | None = None  # set by understand
     extra: dict[str, Any] = field(default_factory=dict)

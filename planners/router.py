@@ -114,7 +114,7 @@ def route(question: str, n_images: int, *, task_hint: str | None = None, use_emb
         return _make(TASKS[top[0]], conv, conf, "rules", scores[:3])
     check_image_count(question, n_images, scores)
     if use_embeddings:
-        sims = embedding_scores(question, n_images, minilm_dir)
+        sims = [(n, s) for n, s in embedding_scores(question, n_images, minilm_dir) if fits(program, TASKS[n])]
         # Combine: embedding similarity decides, rule scores break near-ties (both in comparable units).
         rule = dict(scores)
         combined = sorted(((n, s + 0.15 * max(-1.0, min(1.5, rule.get(n, 0.0)))) for n, s in sims),

@@ -102,6 +102,12 @@ def test_embedding_fallback_places_free_phrasing():
     assert u.method == "embedding" and u.task == "Motion_Understanding"
 
 
+def test_the_embedding_fallback_never_picks_a_task_of_another_kind():
+    # a question about what a region shows: no clock task, however close its wording
+    u = route("Identify the object outlined as Region 5.", 1, use_embeddings=True)
+    assert u.task is None or TASKS[u.task].needs_semantics
+
+
 def test_conventions_from_the_question():
     c = parse_conventions("Seen from Region 2, in which o'clock direction is region 5, counting counter-clockwise? "
                           "The drone flies at 60 m with the camera pitched 30° down.")
