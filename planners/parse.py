@@ -82,6 +82,8 @@ C = {
     "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
                    r"picture|frame|ground|patch|area|scene)|\bhow (wide|tall|long|big) is (the|a|an) (?!drone|aircraft|"
                    r"camera|uav|image|photo|picture|frame|ground|patch|area|scene)",
+    "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
+                      r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|camera model|which camera|\bexif\b|\bmetadata\b|\bgps\b|lens",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
@@ -186,6 +188,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.CHOICE, why="options given, or several drones compared")
     if n >= 2 and re.search(r"\bvideo\b|temporal order", t):
         return make(Ask.MOTION, form="label", why="how the drone moved over the frames")
+    if n == 2 and has("correspondence", t):
+        return make(Ask.CORRESPONDENCE, why="regions of the two images that show the same objects")
     if has("perspective", t) or has("object_size", t):
         return make(Ask.SEMANTIC, why="about named objects, seen from a place or measured: needs recognition")
     if has("occlusion", t) and n == 2:

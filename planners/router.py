@@ -197,6 +197,8 @@ def fits(program: Program, spec: TaskSpec) -> bool:
     """Whether a task type may answer this program: never a task whose answer is of another kind."""
     if program.ask == Ask.CHOICE:
         return spec.answer_format == "OPTION_LETTER"
+    if program.ask == Ask.CORRESPONDENCE:
+        return spec.answer_format == "REGION_PAIRS"
     if program.ask == Ask.SEMANTIC and not program.unsure:
         return spec.needs_semantics
     return True

@@ -362,3 +362,11 @@ def test_the_first_of_a_ranking_can_be_decided_when_the_rest_is_not():
     assert first_is_clear(ranked)
     ranked["distances_m"]["0"] = 7.5
     assert not first_is_clear(ranked)
+
+
+def test_shared_region_pairs_are_a_correspondence_not_a_transfer():
+    q = ("Regions are marked in both photos. List the region pairs that show the same object in the two images, "
+         "like `1-3, 2-5`.")
+    assert parse_question(q, 2).ask == Ask.CORRESPONDENCE
+    assert parse_question("Which box in photo 2 covers the same ground as the box I marked in photo 1?",
+                          2).ask == Ask.TRANSFER
