@@ -30,7 +30,7 @@ apt_install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-$(STAMPS)/apt:
+$(STAMPS)/apt: Makefile
 	@mkdir -p $(STAMPS)
 	@$(call apt_install,$(APT_PACKAGES))
 	@touch $@
