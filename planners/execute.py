@@ -245,17 +245,15 @@ async def motion(ctx: ToolContext, p: Program) -> Evidence:
                                        float(t.get("yaw_deg") or 0.0))}, 0.75, r.get("description"))
 
 
-OPERATIONS: dict[Ask, Operation] = {}  # filled by planners.execute_regions (which imports this module) and below
-OPERATIONS.update({
-    Ask.ALTITUDE: altitude, Ask.GSD: gsd, Ask.FOOTPRINT: footprint, Ask.TILT: tilt, Ask.COUNT: count,
-    Ask.QUALITY: quality, Ask.TURNED: turned, Ask.HEADING_CHANGE: heading_change, Ask.OVERLAP: overlap,
-    Ask.MOTION: motion,
-})
-
-
 async def compass(ctx: ToolContext, p: Program) -> Evidence:
     """The compass heading of one photo, or the compass direction of image 2's position from image 1's."""
     return await (capture_compass if len(ctx.images) >= 2 else compass_heading)(ctx, p)
 
 
-OPERATIONS[Ask.COMPASS] = compass
+#: The operation of each ask; ``planners.execute_regions`` adds the region operations (clock, order, distance,
+#: transfer), which build on these.
+OPERATIONS: dict[Ask, Operation] = {
+    Ask.ALTITUDE: altitude, Ask.GSD: gsd, Ask.FOOTPRINT: footprint, Ask.TILT: tilt, Ask.COUNT: count,
+    Ask.QUALITY: quality, Ask.TURNED: turned, Ask.HEADING_CHANGE: heading_change, Ask.OVERLAP: overlap,
+    Ask.MOTION: motion, Ask.COMPASS: compass,
+}

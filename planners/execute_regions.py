@@ -140,8 +140,7 @@ async def transfer(ctx: ToolContext, p: Program) -> Evidence:
         return undecided(f"the marked spot was not found in image 2: {r.get('reason')}")
     moved = [float(v) for v in r["bbox"]]
     if p.expect == "clock":
-        regions_b, size, _ = await read_regions(ctx, 1)
-        c = await ctx.call("clock_direction", target=moved, image_size=size)
+        c = await ctx.call("clock_direction", target=moved, image=ctx.images[1])  # the tool reads its size
         return found({"hour": int(c["hour"])}, 0.75, "clock 12 = top of image 2, from its centre")
     regions_b, _, _ = await read_regions(ctx, 1)
     if not regions_b:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from planners.conventions import parse_options, without_format_examples, word_number
+from planners.conventions import parse_options, without_format_examples
 from planners.lexicon import normalise
 from planners.program import Ask, Conventions, Program, Referent
 from planners.referents import REGION_NOUNS, images_named, region_ids, stated_values
@@ -386,6 +386,3 @@ TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadi
 def _tilt_expect(t: str) -> str:
     return "oblique" if re.search(TILT_OBLIQUE, t) and not re.search(TILT_NADIR, t) else "nadir"
 
-
-def number_in(text: str) -> int | None:
-    return word_number(text)

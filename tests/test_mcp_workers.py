@@ -19,8 +19,9 @@ def pool() -> WorkerPool:
     p.close()
 
 
-def gone(pid: int, wait_s: float = 10.0) -> bool:
-    """True once no process has ``pid`` (the killed worker was reaped), waiting up to ``wait_s``."""
+def gone(pid: int, wait_s: float = 300.0) -> bool:
+    """True once no process has ``pid`` (the killed worker was reaped). ``wait_s`` only keeps a broken kill from
+    hanging the suite: it is no speed claim, and a loaded machine reaps well within it."""
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
         try:
@@ -47,7 +48,8 @@ def test_a_cancelled_call_kills_its_worker(pool: WorkerPool):
     async def go() -> int:
         async with anyio.create_task_group() as tg:
             tg.start_soon(pool.call, time.sleep, 60)
-            await anyio.sleep(1.0)
+            while pool.last_pid is None:  # cancel once a worker holds the call, however long that takes
+                await anyio.sleep(0.05)
             tg.cancel_scope.cancel()
         return pool.last_pid
 
