@@ -32,7 +32,7 @@ class MatchResultModel(Result):
 def _match(ctx: ToolContext, a: LoadedImage, b: LoadedImage, method: str = "auto") -> Any:
     from tools.matching import match_views
 
-    return match_views(a.rgb, b.rgb, method=method, config=ctx.config)
+    return match_views(a.source, b.source, method=method, config=ctx.config)  # decoded at working size, cached
 
 
 @register("match_views", """Match two views of the same scene (SIFT/ORB, or ALIKED/DISK + LightGlue; "auto" tries SIFT
@@ -95,7 +95,7 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
     intr = None
     if focal_px is not None or hfov_deg is not None:
         intr = tuple(intrinsics_for(*im.size, focal_px=focal_px, hfov_deg=hfov_deg) for im in (a, b))
-    inputs = [im.path if (use_metadata and im.path is not None) else im.rgb for im in (a, b)]
+    inputs = [im.source for im in (a, b)]  # files (metadata) or bytes: the tool decodes at working size
     res = pose(inputs[0], inputs[1], altitude_m=altitude_m, pitch_deg=pitch_deg, intrinsics=intr,
                metadata=use_metadata, config=ctx.config)  # fmt: skip
     data = _pose_data(res)

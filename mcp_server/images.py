@@ -17,6 +17,7 @@ import re
 import tempfile
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +37,27 @@ class RequestError(ToolError):
 
 @dataclass(frozen=True)
 class LoadedImage:
-    """A decoded image and where it came from (``path`` for files; EXIF readers need it)."""
+    """An image argument that passed the checks on its header (size limits), and where it came from (``path`` for
+    files; EXIF readers need it). The pixels are decoded on first use of ``rgb``: tools that read the file
+    themselves at a reduced size (matching, pose) never pay for a full decode."""
 
-    rgb: np.ndarray  # (H, W, 3) uint8
     path: Path | None
     data: bytes | None  # encoded bytes for base64 input, None for files
+    name: str  # how errors show the image
+    config: Config
+    size: tuple[int, int]  # (width, height) in pixels, from the header
+
+    @cached_property
+    def rgb(self) -> np.ndarray:
+        """(H, W, 3) uint8 pixels; :class:`RequestError` when the body does not decode."""
+        source = self.data if self.data is not None else self.path
+        assert source is not None
+        return _decode(source, self.name, self.config)
 
     @property
-    def size(self) -> tuple[int, int]:
-        """(width, height) in pixels."""
-        return int(self.rgb.shape[1]), int(self.rgb.shape[0])
+    def source(self) -> Path | bytes:
+        """The file or the encoded bytes, for tools that decode for themselves."""
+        return self.data if self.data is not None else self.path  # type: ignore[return-value]
 
 
 _DATA_URL = re.compile(r"^data:(?P<mime>[\w/+.-]*)(?:;[\w=.-]+)*;base64,", re.IGNORECASE)
@@ -193,14 +205,22 @@ def load(image: str, config: Config) -> LoadedImage:
     image = image.strip()
     if looks_like_base64(image):
         data = decode_base64(image, config)
-        return LoadedImage(_decode(data, "<base64 image>", config), None, data)
+        return _checked(None, data, "<base64 image>", config)
     path = resolve_path(image, config)
-    return LoadedImage(_decode(path, shown(str(path)), config), path, None)
+    return _checked(path, None, shown(str(path)), config)
+
+
+def _checked(path: Path | None, data: bytes | None, name: str, config: Config) -> LoadedImage:
+    source = data if data is not None else path
+    assert source is not None
+    size = header_size(source, name)
+    check_size(*size, name, config)
+    return LoadedImage(path, data, name, config, size)
 
 
 def _decode(source: bytes | Path, name: str, config: Config) -> np.ndarray:
-    """Check the header size, then decode (OpenCV, file orientation as stored, like ``tools.common.load_image``)."""
-    check_size(*header_size(source, name), name, config)
+    """Decode an image whose header passed :func:`check_size` (OpenCV, file orientation as stored, like
+    ``tools.common.load_image``)."""
     buf = np.frombuffer(source, np.uint8) if isinstance(source, bytes) else np.fromfile(str(source), np.uint8)
     arr = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
     if arr is None:

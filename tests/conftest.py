@@ -24,3 +24,13 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data folder not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> None:
+    """Each test starts without the per-process caches of image views, features and metadata tags (a test that
+    breaks a reader on purpose must see it run)."""
+    from tools import feature_cache, metadata_read
+
+    feature_cache.clear()
+    metadata_read.clear_cache()

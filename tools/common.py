@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import io
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,84 @@ def load_image(image: str | Path | np.ndarray | bytes, *, max_pixels: int = MAX_
             raise ToolError(f"not a file: {path}")
         arr = _decode(np.fromfile(str(path), np.uint8), str(path), max_pixels)
     return _as_rgb(arr)
+
+
+def file_key(path: str | Path) -> tuple[str, int, int] | None:
+    """Identity of a file's current content for per-process caches: (resolved path, size, modification time in
+    ns); None when the file cannot be read. A rewritten file gets a new key, so caches never serve stale results."""
+    try:
+        p = Path(path).resolve()
+        st = p.stat()
+    except OSError:
+        return None
+    return str(p), int(st.st_size), int(st.st_mtime_ns)
+
+
+def image_size(image: str | Path | np.ndarray | bytes) -> tuple[int, int]:
+    """(width, height) of an image in pixels, from the file header for paths and bytes (nothing is decoded)."""
+    if isinstance(image, np.ndarray):
+        return int(image.shape[1]), int(image.shape[0])
+    from PIL import Image as PILImage, UnidentifiedImageError
+
+    source: Any = io.BytesIO(image) if isinstance(image, (bytes, bytearray)) else Path(image)
+    if isinstance(source, Path) and not source.is_file():
+        raise ToolError(f"image not found: {source}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+            with PILImage.open(source) as im:
+                return int(im.size[0]), int(im.size[1])
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, PILImage.DecompressionBombError):
+        rgb = load_image(image)  # a format Pillow does not read: decode it, with load_image's errors
+        return int(rgb.shape[1]), int(rgb.shape[0])
+
+
+def load_working(image: str | Path | np.ndarray | bytes, max_side: int, *,
+                 max_pixels: int = MAX_PIXELS_DEFAULT) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """The image as :func:`downscale` would make it from the full decode — RGB with its longer side ≤ ``max_side``
+    — plus the scale (working px / full px) and the full (width, height). A JPEG is decoded by libjpeg at the
+    smallest of 1/2, 1/4, 1/8 of full size that is still at least the working size (the DCT scaling costs a
+    fraction of a full decode and of its resize), then area-resized to exactly the working size."""
+    if isinstance(image, np.ndarray) or not _is_jpeg(image):
+        full = load_image(image, max_pixels=max_pixels)
+        work, s = downscale(full, max_side)
+        return work, s, (int(full.shape[1]), int(full.shape[0]))
+    width, height = image_size(image)
+    if width * height > max_pixels:
+        raise ToolError(f"image too large: {_name(image)} is {width}x{height}, limit {max_pixels} pixels")
+    s = min(1.0, max_side / max(width, height))
+    target = (max(1, round(width * s)), max(1, round(height * s)))
+    factor = next(k for k in (8, 4, 2, 1) if -(-width // k) >= target[0] and -(-height // k) >= target[1])
+    buf = _raw_bytes(image)
+    flags = {8: cv2.IMREAD_REDUCED_COLOR_8, 4: cv2.IMREAD_REDUCED_COLOR_4, 2: cv2.IMREAD_REDUCED_COLOR_2,
+             1: cv2.IMREAD_COLOR}[factor] | cv2.IMREAD_IGNORE_ORIENTATION  # stored orientation, as load_image
+    arr = cv2.imdecode(buf, flags)
+    if arr is None:
+        raise ToolError(f"not a readable image (corrupt or unsupported format): {_name(image)}")
+    rgb = cv2.cvtColor(arr, cv2.COLOR_BGR2RGB)
+    if (rgb.shape[1], rgb.shape[0]) != target:
+        rgb = cv2.resize(rgb, target, interpolation=cv2.INTER_AREA)
+    return rgb, s, (width, height)
+
+
+def _is_jpeg(image: str | Path | bytes) -> bool:
+    if isinstance(image, (bytes, bytearray)):
+        return bytes(image[:3]) == b"\xff\xd8\xff"
+    try:
+        with open(image, "rb") as f:
+            return f.read(3) == b"\xff\xd8\xff"
+    except OSError:
+        return False  # load_image says why
+
+
+def _raw_bytes(image: str | Path | bytes) -> np.ndarray:
+    if isinstance(image, (bytes, bytearray)):
+        return np.frombuffer(image, np.uint8)
+    return np.fromfile(str(image), np.uint8)
+
+
+def _name(image: str | Path | bytes) -> str:
+    return "<bytes>" if isinstance(image, (bytes, bytearray)) else str(image)
 
 
 def jpeg_roundtrip(rgb: np.ndarray, quality: int) -> np.ndarray:

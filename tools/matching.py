@@ -19,6 +19,7 @@ and it is 0 when the homography is not physically sane (see :func:`homography_pr
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +27,10 @@ from typing import Any
 
 import cv2
 import numpy as np
-from scipy.special import gammaln
 
 from agent.config import Config, MissingWeightsError
-from tools.common import ToolError, downscale, load_image, to_full_res, to_gray
+from tools.common import ToolError, load_image, to_full_res, to_gray
+from tools.feature_cache import WorkingView, features, working_view
 
 METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
 LEARNED = ("aliked", "aliked_rot", "disk")
@@ -100,6 +101,21 @@ def prepare_image(image: Image, name: str) -> np.ndarray:
     return rgb
 
 
+def prepare_view(image: Image | bytes, name: str, max_side: int) -> WorkingView:
+    """:func:`prepare_image`'s checks on the working-size view the matcher uses (a JPEG is never decoded in full;
+    views and features of files are cached per process, see :mod:`tools.feature_cache`)."""
+    try:
+        view = working_view(image, max_side)
+    except ToolError as exc:
+        raise ToolError(f"image {name}: {exc}") from exc
+    w, h = view.full_size
+    if min(w, h) < MIN_SIDE_PX:
+        raise ToolError(f"image {name} is too small to match ({w}x{h} px)")
+    if float(to_gray(view.rgb).std()) < MIN_TEXTURE_STD:
+        raise ToolError(f"image {name} is a single colour (no texture to match)")
+    return view
+
+
 # ---- tentative matches ------------------------------------------------------------------------------------
 def detect_classical(method: str, rgb: np.ndarray, n_features: int | None = None
                      ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -136,14 +152,25 @@ def match_descriptors(method: str, fa: tuple[np.ndarray, Any], fb: tuple[np.ndar
     return ka[ia].reshape(-1, 2), kb[ib].reshape(-1, 2)
 
 
-def _classical_matches(method: str, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    fa, fb = detect_classical(method, a), detect_classical(method, b)
+def _classical_features(method: str, view: WorkingView, side: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`detect_classical` on ``view`` at ``side`` (cached per image content, method and size)."""
+    return features(view, (method, side, SIFT_FEATURES, ORB_FEATURES),
+                    lambda: detect_classical(method, view.at_side(side)[0]))
+
+
+def _classical_matches(method: str, a: WorkingView, b: WorkingView, side: int) -> tuple[np.ndarray, np.ndarray]:
+    fa, fb = _classical_features(method, a, side), _classical_features(method, b, side)
     if method == "sift" and min(len(fa[0]), len(fb[0])) < LOW_CONTRAST_SHARE * SIFT_FEATURES:
-        fa, fb = detect_classical("sift_lc", a), detect_classical("sift_lc", b)  # both alike: comparable descriptors
+        fa, fb = _classical_features("sift_lc", a, side), _classical_features("sift_lc", b, side)  # comparable
     return match_descriptors("sift" if method == "sift_lc" else method, fa, fb)
 
 
-def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config: Config | None,
+def _working_scale(view: WorkingView, side: int) -> float:
+    """Scale (working px / full px) of ``view`` at ``side``, as :meth:`WorkingView.at_side` makes it."""
+    return view.scale * min(1.0, side / max(view.rgb.shape[:2]))
+
+
+def _tentative(method: str, a: WorkingView, b: WorkingView, max_side: int, config: Config | None,
                timings: dict[str, float]) -> tuple[np.ndarray, np.ndarray, float]:
     """Tentative matches in full-res pixels and the working-to-full scale of image b's tolerance."""
     t0 = time.perf_counter()
@@ -154,12 +181,11 @@ def _tentative(method: str, a: np.ndarray, b: np.ndarray, max_side: int, config:
         timings[f"{method}_load"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         max_side = min(max_side, LEARNED_MAX_SIDE)
-    wa, sa = downscale(a, max_side)
-    wb, sb = downscale(b, max_side)
+    sa, sb = _working_scale(a, max_side), _working_scale(b, max_side)
     if method in LEARNED:
-        pa, pb = match_learned(matcher, wa, wb)
+        pa, pb = match_learned(matcher, a.at_side(max_side)[0], b.at_side(max_side)[0])
     else:
-        pa, pb = _classical_matches(method, wa, wb)
+        pa, pb = _classical_matches(method, a, b, max_side)
     timings[f"{method}_match"] = time.perf_counter() - t0
     return to_full_res(pa, sa), to_full_res(pb, sb), sb
 
@@ -228,7 +254,8 @@ def log10_nfa(n_matches: int, n_inliers: int, p_chance: float, sample_size: int)
     n, k, s = n_matches, n_inliers, sample_size
     if k <= s or n <= s:
         return float("inf")
-    lc = lambda a, b: (gammaln(a + 1) - gammaln(b + 1) - gammaln(a - b + 1)) / np.log(10)  # noqa: E731
+    # math.lgamma rather than scipy.special.gammaln: same values, and importing scipy.special costs ~0.3 s
+    lc = lambda a, b: (math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)) / math.log(10)  # noqa: E731
     return float(np.log10(n - s) + lc(n, k) + lc(k, s) + (k - s) * np.log10(min(max(p_chance, 1e-300), 1.0)))
 
 
@@ -346,10 +373,10 @@ def result_from_matches(method: str, model: str, pa: np.ndarray, pb: np.ndarray,
                        fit.residual_px, conf, ok, reason, size_a, size_b, timings, [method])
 
 
-def _run_method(method: str, a: np.ndarray, b: np.ndarray, model: str, max_side: int, config: Config | None,
+def _run_method(method: str, a: WorkingView, b: WorkingView, model: str, max_side: int, config: Config | None,
                 K_a: Any, K_b: Any) -> MatchResult:
     timings: dict[str, float] = {}
-    size_a, size_b = (a.shape[1], a.shape[0]), (b.shape[1], b.shape[0])
+    size_a, size_b = a.full_size, b.full_size
     pa, pb, sb = _tentative(method, a, b, max_side, config, timings)
     return result_from_matches(method, model, pa, pb, INLIER_TOL_WORK_PX / sb, size_a, size_b, timings, K_a, K_b)
 
@@ -359,7 +386,7 @@ def coarse_side(max_side: int) -> int:
     return max(MIN_COARSE_SIDE, int(max_side * COARSE_FACTOR))
 
 
-def match_views(image_a: Image, image_b: Image, *, method: str = "auto", model: str = "homography",
+def match_views(image_a: Image | bytes, image_b: Image | bytes, *, method: str = "auto", model: str = "homography",
                 max_side: int = 1024, config: Config | None = None, K_a: Any = None,
                 K_b: Any = None) -> MatchResult:
     """Match two views and fit ``model`` robustly; coordinates are full-resolution pixels.
@@ -380,7 +407,7 @@ def match_views(image_a: Image, image_b: Image, *, method: str = "auto", model: 
     if model == "essential":
         K_a, K_b = _check_K(K_a, "K_a"), _check_K(K_b, "K_b")
     t0 = time.perf_counter()
-    a, b = prepare_image(image_a, "a"), prepare_image(image_b, "b")
+    a, b = prepare_view(image_a, "a", max_side), prepare_view(image_b, "b", max_side)
     load_s = time.perf_counter() - t0
     result = _run_method("sift" if method == "auto" else method, a, b, model, max_side, config, K_a, K_b)
     if method == "auto":

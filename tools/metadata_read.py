@@ -19,15 +19,21 @@ import math
 import re
 import shutil
 import subprocess
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.common import ToolError
+from tools.common import ToolError, file_key
 
 EXIFTOOL_ARGS = ["-json", "-G1", "-n"]
 EXIFTOOL_TIMEOUT_S = 30.0  # one file's tags take ~0.2 s; a hung or killed exiftool must not hang a server
+# Tags of files read before, per process, keyed by the file's content identity (path, size, mtime) and the reader:
+# a server or daemon asked again about the same photos starts no new exiftool process.
+CACHE_ITEMS = 256
+_CACHE: dict[tuple[Any, str | None], "TagSet"] = {}
+_CACHE_LOCK = threading.Lock()
 
 
 @dataclass
@@ -50,6 +56,27 @@ def read_tags(path: str | Path) -> TagSet:
     if not p.is_file():
         raise ToolError(f"not a file: {p}")
     exe = shutil.which("exiftool")
+    key = (file_key(p), exe)
+    if key[0] is None:  # unreadable: let the reader say why
+        return _read_uncached(p, exe)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is None:
+        hit = _read_uncached(p, exe)
+        with _CACHE_LOCK:
+            _CACHE[key] = hit
+            while len(_CACHE) > CACHE_ITEMS:
+                _CACHE.pop(next(iter(_CACHE)))
+    return TagSet(dict(hit.tags), hit.reader, hit.note)  # a copy: callers may edit theirs
+
+
+def clear_cache() -> None:
+    """Forget the tags read so far (tests that break a reader on purpose)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def _read_uncached(p: Path, exe: str | None) -> TagSet:
     if exe is not None:
         try:
             return _read_exiftool(exe, p)

@@ -21,6 +21,7 @@ has no rigid (rotation + translation, no scale) 2-D estimator.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ import cv2
 import numpy as np
 
 from tools.camera import CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for, read_metadata
-from tools.common import ToolError, load_image
+from tools.common import ToolError, image_size
 from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
 from tools.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
     METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour, signed_angle, undecided_pose,
@@ -249,6 +250,16 @@ def _resolve_pitch(value: Any, meta: CameraMetadata | None, name: str, notes: li
     return float(value)
 
 
+def _metadata(name: str, image: str | Path | np.ndarray, wanted: bool) -> CameraMetadata | None:
+    """Metadata of a file when ``wanted`` (None for arrays); a ToolError names the image."""
+    if not wanted or not isinstance(image, (str, Path)):
+        return None
+    try:
+        return read_metadata(image)
+    except ToolError as exc:
+        raise ToolError(f"image {name}: {exc}") from exc
+
+
 def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.ndarray, *,
                   altitude_m: float | None = None, altitude_b_m: float | None = None,
                   intrinsics: Intrinsics | tuple[Intrinsics, Intrinsics] | None = None,
@@ -270,19 +281,12 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     if method not in POSE_METHODS:
         raise ToolError(f"unknown pose method {method!r}; choose one of {', '.join(POSE_METHODS)}")
     notes: list[str] = []
-    metas = []
-    for name, img in (("a", image_a), ("b", image_b)):
-        meta = None
-        if metadata and isinstance(img, (str, Path)):
-            try:
-                meta = read_metadata(img)
-            except ToolError as exc:
-                raise ToolError(f"image {name}: {exc}") from exc
-        metas.append(meta)
-    rgbs = []
+    with ThreadPoolExecutor(2) as pool:  # exiftool runs as one process per photo: read both at once
+        metas = list(pool.map(lambda named: _metadata(*named, metadata), (("a", image_a), ("b", image_b))))
+    sizes = []
     for name, img in (("a", image_a), ("b", image_b)):
         try:
-            rgbs.append(load_image(img))
+            sizes.append(image_size(img))  # from the header: the matcher decodes what it needs, at reduced size
         except ToolError as exc:
             raise ToolError(f"image {name}: {exc}") from exc
     alt_a = _check_positive("altitude_m", altitude_m)
@@ -297,8 +301,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
                      "(ground assumed at take-off height)")
     intr = _pair(intrinsics, "intrinsics")
     intr_ab = []
-    for name, given, rgb, meta in zip("ab", intr, rgbs, metas):
-        h, w = rgb.shape[:2]
+    for name, given, (w, h), meta in zip("ab", intr, sizes, metas):
         if given is None:
             given = intrinsics_for(w, h, meta)
             notes.append(f"intrinsics of {name}: {given.source}")
@@ -312,7 +315,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
                    _resolve_pitch(pitch_b, metas[1], "b", notes))
     if alt_a is None and alt_b is None:
         notes.append("no altitude known: translation in units of A's altitude")
-    match = match_views(rgbs[0], rgbs[1], method=match_method, model="homography", config=config)
+    match = match_views(image_a, image_b, method=match_method, model="homography", config=config)
     if not match.confident or match.H is None:
         return undecided_pose(f"matching not confident: {match.reason or 'no homography'}", method,
                           int(match.n_inliers), match.residual_px, notes, alt_a is not None or alt_b is not None)
