@@ -11,6 +11,8 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import typer
 
@@ -18,8 +20,34 @@ EXIT_ABSTAINED = 3
 EXIT_BAD_INPUT = 2
 
 
+DAEMON_REPLY_TIMEOUT_S = 900.0  # a daemon silent this long is treated as absent (the ask then runs here)
+
+
 def register(app: typer.Typer) -> None:
     app.command("ask")(ask)
+    app.command("serve")(serve)
+
+
+def serve(
+    socket_path: Path | None = typer.Option(None, "--socket", help="Unix socket to listen on (default "
+                                            "$XDG_RUNTIME_DIR/uav-spatial-agent/ask.sock; `ask` finds another "
+                                            "one through UAV_AGENT_SOCKET)"),
+) -> None:
+    """Keep the agent and its tools loaded and answer `uav-agent ask` from here (warm mode; Ctrl-C stops)."""
+    from agent import daemon
+    from agent.agent import Agent
+    from agent.config import Config
+
+    path = socket_path or daemon.socket_path()
+    agent = Agent(Config.from_env())
+    daemon.warm_up(agent)
+    typer.echo(f"answering `uav-agent ask` on {path} (Ctrl-C stops)", err=True)
+    try:
+        daemon.serve(path, agent)
+    except RuntimeError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        pass
 
 
 def ask(
@@ -40,11 +68,7 @@ def ask(
     llm_max_tokens: int | None = typer.Option(None, "--llm-max-tokens", min=1, help="LLM reply limit (default 512)"),
     llm_timeout: float | None = typer.Option(None, "--llm-timeout", min=0.1, help="seconds per LLM request (120)"),
 ) -> None:
-    """Answer a spatial QUESTION about one or more drone IMAGEs."""
-    from agent.agent import Agent, AgentInputError
-    from agent.config import Config
-    from planners.llm_client import LLMError
-
+    """Answer a spatial QUESTION about one or more drone IMAGEs (through `uav-agent serve` when it runs)."""
     if task == "list":
         _print_tasks()
         return
@@ -54,6 +78,18 @@ def ask(
     problem = image_arg_problem(images)
     if problem:
         _fail(problem)
+    own_settings = (annotate, timeout, mcp_url, llm_base_url, llm_model, llm_max_tokens, llm_timeout)
+    if all(v is None for v in own_settings) and llm_api_key_env == "OPENAI_API_KEY":
+        from agent.daemon import ask_daemon
+
+        reply = ask_daemon(images, question, task, DAEMON_REPLY_TIMEOUT_S)
+        if reply is not None:
+            _print_reply(reply, as_json, explain)
+            return
+    from agent.agent import Agent, AgentInputError
+    from agent.config import Config
+    from planners.llm_client import LLMError
+
     overrides: dict = {"llm_api_key_env": llm_api_key_env, "llm_max_tokens": llm_max_tokens,
                        "llm_timeout_s": llm_timeout, "call_timeout_s": timeout}
     overrides = {k: v for k, v in overrides.items() if v is not None}
@@ -69,14 +105,30 @@ def ask(
         _fail(str(exc))
     if annotate is not None:
         _save_annotation(annotate, answer.annotations)
+    _print_answer(answer.to_dict(), answer, as_json, explain)
+
+
+def _print_answer(data: dict, answer: Any, as_json: bool, explain: bool) -> None:
+    """Print an answer (``data`` = its ``to_dict()``); exit 3 when it abstained."""
     if as_json:
-        typer.echo(json.dumps(answer.to_dict(), default=str, indent=2))
+        typer.echo(json.dumps(data, default=str, indent=2))
     else:
         if explain:
             _explain(answer)
         typer.echo(f"abstained: {answer.reason}" if answer.abstained else answer.text)
     if answer.abstained:
         raise typer.Exit(EXIT_ABSTAINED)
+
+
+def _print_reply(reply: dict, as_json: bool, explain: bool) -> None:
+    """Print the daemon's reply as the in-process ask would print its answer."""
+    if not reply.get("ok"):
+        if reply.get("bad_input"):
+            _fail(str(reply.get("error")))
+        typer.echo(f"error: {reply.get('error')}", err=True)
+        raise typer.Exit(1)
+    data = reply["answer"]
+    _print_answer(data, SimpleNamespace(**data), as_json, explain)
 
 
 def image_arg_problem(images: list[str]) -> str | None:

@@ -16,6 +16,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ["UAV_AGENT_DAEMON"] = "0"  # CLI tests answer in their own process even if a developer's daemon runs
 
 
 @pytest.fixture(scope="session")

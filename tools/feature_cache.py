@@ -26,7 +26,7 @@ import numpy as np
 from tools.common import downscale, file_key, load_working
 
 VIEW_ITEMS = 16  # working images kept (a pair of photos at two sizes, for eight pairs)
-FEATURE_ITEMS = 48  # feature sets kept (per image, method and size)
+FEATURE_ITEMS = 64  # feature sets (per image, method and size) and tentative matches (per pair) kept
 
 T = TypeVar("T")
 
@@ -101,9 +101,15 @@ def working_view(image: Any, max_side: int) -> WorkingView:
 def features(view: WorkingView, what: Hashable, compute: Callable[[], T]) -> T:
     """``compute()`` (features of ``view`` described by ``what``: method, size, settings), remembered for views of
     keyed content."""
-    if view.key is None:
+    return remember(what, compute, view)
+
+
+def remember(what: Hashable, compute: Callable[[], T], *views: WorkingView) -> T:
+    """``compute()``, a result about ``views`` described by ``what`` (their features, the matches between them),
+    remembered when every view has keyed content."""
+    if any(v.key is None for v in views):
         return compute()
-    key = (view.key, what)
+    key = (*(v.key for v in views), what)
     hit = _FEATURES.get(key)
     if hit is None:
         hit = compute()

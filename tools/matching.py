@@ -30,7 +30,7 @@ import numpy as np
 
 from agent.config import Config, MissingWeightsError
 from tools.common import ToolError, load_image, to_full_res, to_gray
-from tools.feature_cache import WorkingView, features, working_view
+from tools.feature_cache import WorkingView, features, remember, working_view
 
 METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
 LEARNED = ("aliked", "aliked_rot", "disk")
@@ -159,6 +159,12 @@ def _classical_features(method: str, view: WorkingView, side: int) -> tuple[np.n
 
 
 def _classical_matches(method: str, a: WorkingView, b: WorkingView, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Ratio-test matches of ``a`` and ``b`` at ``side`` (cached per pair of image contents)."""
+    return remember(("matches", method, side, SIFT_FEATURES, ORB_FEATURES, RATIO_TEST),
+                    lambda: _match_features(method, a, b, side), a, b)
+
+
+def _match_features(method: str, a: WorkingView, b: WorkingView, side: int) -> tuple[np.ndarray, np.ndarray]:
     fa, fb = _classical_features(method, a, side), _classical_features(method, b, side)
     if method == "sift" and min(len(fa[0]), len(fb[0])) < LOW_CONTRAST_SHARE * SIFT_FEATURES:
         fa, fb = _classical_features("sift_lc", a, side), _classical_features("sift_lc", b, side)  # comparable
