@@ -76,12 +76,15 @@ def _pose_picture(a: LoadedImage, b: LoadedImage, data: dict[str, Any]) -> np.nd
     return canvas
 
 
-@register("relative_pose", """Pose of view B relative to view A from the images (ground-plane homography): heading
-    offset (deg clockwise; also signed), translation (forward, right, up) in metres when an altitude is known (else
-    in units of the altitude), horizontal distance, bearing and clock direction of B from A, with uncertainties.
-    altitude_m and pitch_deg describe view A; B's pitch is estimated from the homography unless its metadata
-    gives it. Missing altitude/pitch/focal come from EXIF/DJI XMP when use_metadata and the images are files. For
-    Camera Transformation questions.""", images=("image_a", "image_b"), result=PoseResult)  # fmt: skip
+@register("relative_pose", """Pose of view B relative to view A: heading offset (deg clockwise; also signed),
+    translation (forward, right, up) in metres when a scale is known (else in units of the altitude), horizontal
+    distance, bearing and clock direction of B from A's image top, with uncertainties. When both photos carry GPS
+    (use_metadata), distance and direction come from the GPS positions and the heading offset from the pixels
+    (ground-plane homography), else from the yaw tags of any vendor; the tags are cross-checked against the pixels
+    (a rotated/edited file is overruled) and sources names each value's origin. Without GPS: from the images alone.
+    altitude_m and pitch_deg describe view A; missing altitude/pitch/focal come from the metadata. For Camera
+    Transformation and where-was-image-2-taken questions.""", images=("image_a", "image_b"),
+          result=PoseResult)  # fmt: skip
 def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitude_m: Altitude = None,
                   pitch_deg: Annotated[float | None, Field(description="camera pitch of view A in degrees: -90 = "
                                                                        "straight down, 0 = horizon")] = None,

@@ -78,6 +78,16 @@ def test_dji_focal_from_focal_length_and_sensor_width() -> None:
     assert from35.fx == pytest.approx(intr.fx, rel=0.06) and "35mm" in from35.source
 
 
+def test_quarter_turned_copy_takes_the_sensor_width_along_its_height() -> None:
+    # DJI FC300S (dji_survey_dev/README.md): 3.61 mm over a 6.17 mm wide sensor, frame recorded 4000 x 2250.
+    meta = CameraMetadata(focal_mm=3.61, sensor_width_mm=6.17, recorded_size=(4000, 2250))
+    assert intrinsics_for(4000, 2250, meta).fx == pytest.approx(3.61 / 6.17 * 4000)
+    turned = intrinsics_for(2250, 4000, meta)
+    assert turned.fx == pytest.approx(3.61 / 6.17 * 4000) and "quarter-turned" in turned.source
+    assert intrinsics_for(1125, 2000, meta).fx == pytest.approx(3.61 / 6.17 * 2000)  # a turned, halved copy
+    assert intrinsics_for(1000, 1000, meta).fx == pytest.approx(3.61 / 6.17 * 1000)  # a square crop: not turned
+
+
 def test_precedence_override_beats_metadata() -> None:
     meta = CameraMetadata(model="FC300S", focal_mm=3.61, focal_35mm=20, calibrated_focal_px=3000.0)
     assert intrinsics_for(4000, 3000, meta, focal_px=1234.0).fx == 1234.0

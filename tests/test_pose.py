@@ -176,14 +176,16 @@ def test_non_overlapping_render_cannot_decide(texture: GroundTexture) -> None:
 
 def test_real_unrelated_photos_cannot_decide(shared_data: Path) -> None:
     pelican = shared_data / "deepforest_neon" / "AWPE Pigeon Lake 2020 DJI_0005.JPG"
-    pose = relative_pose(EXAMPLES / "DJI_0018.JPG", pelican, match_method="sift")
+    pose = relative_pose(EXAMPLES / "DJI_0018.JPG", pelican, match_method="sift", fuse=False)
     assert not pose.confident and pose.reason and pose.heading_deg is None
+    fused = relative_pose(EXAMPLES / "DJI_0018.JPG", pelican, match_method="sift")  # both photos have GPS
+    assert fused.confident and fused.horizontal_m > 100e3 and fused.sources["heading_change"].startswith("yaw tags")
 
 
 @pytest.mark.parametrize("pair", [("0018", "0019"), ("0019", "0020"), ("0034", "0035")])
 def test_real_dji_pairs_agree_with_gps_and_yaw(shared_data: Path, pair: tuple[str, str]) -> None:
     pa, pb = (shared_data / "dji_survey_dev" / "images" / f"DJI_{n}.JPG" for n in pair)
-    vision = relative_pose(pa, pb, match_method="sift")
+    vision = relative_pose(pa, pb, match_method="sift", fuse=False)
     log = pose_from_metadata(read_metadata(pa), read_metadata(pb))
     assert vision.confident, vision.reason
     assert vision.scale_known and any("relative altitude" in s for s in vision.assumptions)

@@ -19,7 +19,7 @@ from PIL import Image, UnidentifiedImageError
 
 from tools.common import ToolError
 from tools.metadata_read import TagSet, read_tags
-from tools.metadata_vendors import (SENSOR_WIDTH_MM, RULES, first_text, first_value, georeference,
+from tools.metadata_vendors import (SENSOR_WIDTH_MM, RULES, first_text, first_value, georeference, number,
                                     sensor_width_from_focal_plane, sensor_width_from_model)
 
 __all__ = ["SENSOR_WIDTH_MM", "CameraMetadata", "Intrinsics", "DEFAULT_HFOV_DEG", "camera_heading_deg",
@@ -67,6 +67,7 @@ class CameraMetadata:
     camera_roll_deg: float | None = None
     sensor_width_mm: float | None = None  # from EXIF FocalPlaneXResolution, else the camera table
     pixel_size_m: float | None = None  # ground size of a pixel of a georeferenced (GeoTIFF) raster
+    recorded_size: tuple[int, int] | None = None  # (width, height) the camera recorded (EXIF ExifImageWidth/Height)
     sources: dict[str, str] = field(default_factory=dict)
     reader: str | None = None  # "exiftool 12.57", or "pillow" with ``reader_note`` saying what it cannot read
     reader_note: str | None = None
@@ -135,6 +136,9 @@ def metadata_from_tags(tagset: TagSet, size: tuple[int, int]) -> CameraMetadata:
         meta.datetime = stamp[:10].replace(":", "-") + "T" + stamp[11:19] if len(stamp) >= 19 else None
     if meta.focal_35mm is not None and meta.focal_35mm <= 0:  # 0 means "unknown" in EXIF
         meta.focal_35mm = None
+    recorded = [number(tags.get(f"ExifIFD:ExifImage{side}")) for side in ("Width", "Height")]
+    if all(recorded):
+        meta.recorded_size = (int(recorded[0]), int(recorded[1]))
     sensor = sensor_width_from_focal_plane(tags, meta.width) or sensor_width_from_model(meta.model)
     if sensor is not None:
         meta.sensor_width_mm, meta.sources["sensor_width_mm"] = sensor
@@ -192,8 +196,10 @@ def intrinsics_for(width: int, height: int, meta: CameraMetadata | None = None, 
         return calibrated
     sensor = sensor_width_mm or meta.sensor_width_mm or SENSOR_WIDTH_MM.get((meta.model or "").upper())
     if meta.focal_mm and sensor:
-        f = meta.focal_mm / sensor * width
-        src = f"focal_mm/sensor_width ({meta.focal_mm} mm / {sensor} mm)"
+        across, src = width, f"focal_mm/sensor_width ({meta.focal_mm} mm / {sensor} mm)"
+        if quarter_turned(width, height, meta):
+            across, src = height, src + "; a quarter-turned copy: the sensor width runs along the image height"
+        f = meta.focal_mm / sensor * across
         return Intrinsics(f, f, cx, cy, int(width), int(height), src)
     if meta.focal_35mm:
         if width / height > 1.5 + 1e-6:
@@ -205,6 +211,15 @@ def intrinsics_for(width: int, height: int, meta: CameraMetadata | None = None, 
         return Intrinsics(f, f, cx, cy, int(width), int(height), src)
     f = width / (2 * math.tan(math.radians(DEFAULT_HFOV_DEG) / 2))
     return Intrinsics(f, f, cx, cy, int(width), int(height), f"default_hfov ({DEFAULT_HFOV_DEG} deg)")
+
+
+def quarter_turned(width: int, height: int, meta: CameraMetadata) -> bool:
+    """Whether a ``width`` x ``height`` image is a quarter-turned copy (or a resize of one) of the frame its metadata
+    records: a rotated file keeps the camera's tags, so its sensor width then lies along the image height."""
+    if meta.recorded_size is None or width == height or meta.recorded_size[0] == meta.recorded_size[1]:
+        return False
+    rec_w, rec_h = meta.recorded_size
+    return (width > height) != (rec_w > rec_h) and abs(width / height - rec_h / rec_w) <= 0.01 * width / height
 
 
 def _from_calibrated(width: int, height: int, meta: CameraMetadata) -> Intrinsics | None:

@@ -29,8 +29,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tools.camera import CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for, read_metadata
+from tools.camera import CameraMetadata, Intrinsics, intrinsics_for, read_metadata
 from tools.common import ToolError, image_size
+from tools.pose_fused import fuse_with_metadata
 from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
 from tools.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
     METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour, signed_angle, undecided_pose,
@@ -264,7 +265,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
                   altitude_m: float | None = None, altitude_b_m: float | None = None,
                   intrinsics: Intrinsics | tuple[Intrinsics, Intrinsics] | None = None,
                   pitch_deg: float | tuple[float, float] | None = None, metadata: bool = True, method: str = "auto",
-                  config: Any = None, match_method: str = "auto") -> RelativePose:
+                  config: Any = None, match_method: str = "auto", fuse: bool = True) -> RelativePose:
     """Pose of view B relative to view A from the images (see the module doc for conventions and method).
 
     ``altitude_m`` is A's height above the ground in metres; B's is ``altitude_b_m``, else estimated from the image
@@ -274,7 +275,9 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     camera pitch, focal length); explicit arguments win, and without an altitude the GPS baseline of the two
     photos sets the metric scale (``tools.pose_metadata.scale_by_gps``). ``method``: "ground" (pitch known or
     nadir assumed), "homography" (pitch estimated from the plane normal) or "auto" (ground when both pitches are
-    known).
+    known). With ``fuse`` (default) and GPS on both photos the result is fused with the metadata
+    (``tools.pose_fused``: distance from GPS, heading change from the pixels else the yaw tags, tags cross-checked
+    against the pixels; ``sources`` names each value's origin); ``fuse=False`` gives the pixels' pose alone.
     """
     from tools.matching import match_views
 
@@ -317,13 +320,13 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
         notes.append("no altitude known: translation in units of A's altitude")
     match = match_views(image_a, image_b, method=match_method, model="homography", config=config)
     if not match.confident or match.H is None:
-        return undecided_pose(f"matching not confident: {match.reason or 'no homography'}", method,
-                          int(match.n_inliers), match.residual_px, notes, alt_a is not None or alt_b is not None)
-    inl = np.asarray(match.inliers, bool)
-    pose = pose_from_correspondences(match.points_a[inl], match.points_b[inl], setup, method=method,
-                                     assumptions=notes)
-    pose = scale_by_gps(pose, metas[0], metas[1], list(pose.assumptions))
-    yaw_a = camera_heading_deg(metas[0]) if metas[0] is not None else None
-    if pose.confident and pose.bearing_deg is not None and yaw_a is not None and pose.compass_bearing_deg is None:
-        pose.compass_bearing_deg = wrap360(yaw_a + pose.bearing_deg)
-    return pose
+        pose = undecided_pose(f"matching not confident: {match.reason or 'no homography'}", method,
+                              int(match.n_inliers), match.residual_px, notes, alt_a is not None or alt_b is not None)
+    else:
+        inl = np.asarray(match.inliers, bool)
+        pose = pose_from_correspondences(match.points_a[inl], match.points_b[inl], setup, method=method,
+                                         assumptions=notes)
+        pose = scale_by_gps(pose, metas[0], metas[1], list(pose.assumptions))
+    if not fuse:
+        return pose
+    return fuse_with_metadata(pose, metas[0], metas[1], list(pose.assumptions))

@@ -61,7 +61,7 @@ def pose_from_metadata(meta_a: CameraMetadata, meta_b: CameraMetadata) -> Relati
         pose = undecided_pose("metadata lacks " + ", ".join(no_gps + no_yaw), method, scale_known=True)
         return replace(pose, sources=sources)
     east, north, dist, azimuth = base
-    up = _vertical(meta_a, meta_b, sources)
+    up = vertical_offset(meta_a, meta_b, sources)
     heading = wrap360(yaw_b - yaw_a) if yaw_a is not None and yaw_b is not None else None
     forward = right = bearing = None
     if yaw_a is not None:
@@ -79,7 +79,8 @@ def pose_from_metadata(meta_a: CameraMetadata, meta_b: CameraMetadata) -> Relati
                         compass_bearing_deg=azimuth, east_north_m=(east, north), sources=sources)
 
 
-def _vertical(meta_a: CameraMetadata, meta_b: CameraMetadata, sources: dict[str, str]) -> float:
+def vertical_offset(meta_a: CameraMetadata, meta_b: CameraMetadata, sources: dict[str, str]) -> float:
+    """B's height minus A's (m) from the relative altitudes, else the sea-level ones, else 0; records the source."""
     if meta_a.rel_altitude_m is not None and meta_b.rel_altitude_m is not None:
         sources["vertical"] = "relative altitudes"
         return meta_b.rel_altitude_m - meta_a.rel_altitude_m
