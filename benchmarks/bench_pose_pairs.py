@@ -253,6 +253,10 @@ def main() -> None:
                                                "clock_ok")}
                        for kind in kinds},
            "pairs": scored + vision}
+    if args.out.exists():  # the reference figures recorded before the fused pose stay with the new ones
+        previous = json.loads(args.out.read_text())
+        if "before" in previous:
+            out = {"before": previous["before"], **out}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2, default=float) + "\n")
     print(json.dumps({k: out[k] for k in ("camera_transformation", "pair_clock", "heading_sources", "by_kind")},
