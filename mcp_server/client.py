@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import sys
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -52,7 +54,10 @@ async def connect(config: Config | None = None, url: str | None = None, *, token
 
         from mcp_server.server import build_server
 
-        server = build_server(config, isolation="process" if isolation == "process" else "thread")
+        if isolation == "process":
+            server = build_server(config, isolation="process")
+        else:
+            server = _thread_server(config or Config.from_env())
         try:
             async with create_connected_server_and_client_session(server) as session:
                 yield session
@@ -69,6 +74,32 @@ async def connect(config: Config | None = None, url: str | None = None, *, token
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 yield session
+
+
+_SERVERS: OrderedDict[str, Any] = OrderedDict()
+_SERVERS_LOCK = threading.Lock()
+SERVERS_KEPT = 4  # in-memory servers kept per process (one per configuration, e.g. per set of allowed roots)
+
+
+def _thread_server(config: Config) -> Any:
+    """An in-memory server running calls in threads, built once per configuration and tool registry and shared by
+    the sessions of this process: building one derives every tool's JSON schema (~0.5 s of CPU), which a process
+    answering many questions (``uav-agent serve``, benchmarks) would otherwise pay for each of them. Such a server
+    holds no state between calls and no worker processes."""
+    from mcp_server.catalog import REGISTRY
+    from mcp_server.server import build_server
+
+    key = repr((config, [(name, id(spec)) for name, spec in REGISTRY.items()]))
+    with _SERVERS_LOCK:
+        if key in _SERVERS:
+            _SERVERS.move_to_end(key)
+            return _SERVERS[key]
+    server = build_server(config, isolation="thread")
+    with _SERVERS_LOCK:
+        _SERVERS[key] = server
+        while len(_SERVERS) > SERVERS_KEPT:
+            _SERVERS.popitem(last=False)
+    return server
 
 
 @asynccontextmanager
