@@ -25,6 +25,7 @@ from tools.detect import (
     model_labels,
     tile_origins,
 )
+from tools.detect import DETECTOR_SIZE_PX, MAX_AUTO_TILES, auto_tile_size
 
 FRAME = "1_60_30_0_00011"  # 31 Person boxes, 60 m, 30 deg oblique
 
@@ -68,6 +69,22 @@ def test_tiles_hold_every_real_person_whole(shared_data: Path) -> None:
     assert covered.all()
     for b in boxes:
         assert any(x <= b[0] and y <= b[1] and b[2] <= x + 640 and b[3] <= y + 640 for x, y in origins), b
+
+
+@pytest.mark.parametrize("size", [(1920, 1536), (4000, 2250), (8192, 5460), (700, 7000)])
+def test_auto_tiles_are_few_and_cover_the_frame(size: tuple[int, int]) -> None:
+    """"auto" keeps native 640 px tiles while they are at most MAX_AUTO_TILES (the 3x thermal frame's 12), else
+    grows the tiles; every pixel of the frame is in some tile and no tile leaves it."""
+    w, h = size
+    side = auto_tile_size(w, h)
+    origins = tile_origins(w, h, side)
+    assert len(origins) <= MAX_AUTO_TILES and side >= DETECTOR_SIZE_PX
+    assert (side == DETECTOR_SIZE_PX) == (len(tile_origins(w, h, DETECTOR_SIZE_PX)) <= MAX_AUTO_TILES)
+    covered = np.zeros((h, w), bool)
+    for x, y in origins:
+        covered[y : y + side, x : x + side] = True
+        assert x + min(side, w) <= w and y + min(side, h) <= h
+    assert covered.all()
 
 
 def test_merge_keeps_whole_real_boxes_and_drops_tile_fragments(shared_data: Path) -> None:

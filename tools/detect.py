@@ -25,6 +25,12 @@ from tools.common import ToolError, load_image
 
 DETECTOR_SIZE_PX = 640  # square input size of the YOLO detector
 AUTO_TILE_FACTOR = 1.5  # "auto" tiles frames whose long side exceeds this many detector sizes
+# "auto" tiles a frame with at most this many tiles: native-resolution 640 px tiles while they are few enough (a
+# 3x upscaled 640x512 thermal frame takes 12), larger tiles that the detector sees downscaled to 640 px on larger
+# frames (a 4000x2250 photo: 12 tiles of 1216 px, not 40 of 640 px; each tile costs one detector run, ~0.45 s of
+# CPU). An explicit integer ``tile`` keeps its size whatever the count.
+MAX_AUTO_TILES = 12
+TILE_STEP_PX = 64  # granularity of the auto tile size
 TILE_OVERLAP = 0.2  # fraction of a tile shared with its neighbour (keeps objects cut by one border whole in another)
 MERGE_IOU = 0.5  # suppression threshold on intersection-over-union ...
 MERGE_IOS = 0.7  # ... or on intersection over the smaller box (a border-cut fragment inside a whole detection)
@@ -160,6 +166,8 @@ def detect_report(
     h, w = rgb.shape[:2]
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])  # ultralytics reads numpy arrays as OpenCV BGR
     crops = [(0, 0, bgr)]
+    if tile == "auto":
+        tile_px = auto_tile_size(w, h)
     if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * DETECTOR_SIZE_PX):
         crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
     boxes, scores, classes, views = [], [], [], []
@@ -277,6 +285,15 @@ def _wanted_labels(labels: Sequence[str] | None, names: dict[int, str]) -> set[s
     if unknown:
         raise ToolError(f"label(s) {sorted(unknown)} not known to this detector; it reports {sorted(set(names.values()))}")
     return wanted
+
+
+def auto_tile_size(width: int, height: int) -> int:
+    """The smallest tile side (from the detector's input size up, in ``TILE_STEP_PX`` steps) that covers a
+    ``width`` x ``height`` frame with at most ``MAX_AUTO_TILES`` tiles."""
+    side = DETECTOR_SIZE_PX
+    while len(tile_origins(width, height, side)) > MAX_AUTO_TILES and side < max(width, height):
+        side += TILE_STEP_PX
+    return side
 
 
 def tile_origins(width: int, height: int, tile_px: int, overlap: float = TILE_OVERLAP) -> list[tuple[int, int]]:
