@@ -72,7 +72,9 @@ async def _calls(url: str, pairs: list[tuple[Path, Path]], n: int) -> tuple[list
                 await call(session, "match_views", {"image_a": str(a), "image_b": str(b)})
             latencies.append(time.perf_counter() - t0)
         except Exception as exc:  # noqa: BLE001 - counted and reported, the benchmark goes on
-            errors.append(f"{type(exc).__name__}: {exc}"[:200])
+            while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # the client's task groups wrap it
+                exc = exc.exceptions[0]
+            errors.append(f"{a.name}->{b.name}: {type(exc).__name__}: {exc}"[:300])
 
     async with anyio.create_task_group() as tg:
         for i in range(n):
