@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from agent.task_types import TaskType
 from planners.plans import PITCH_SWEEP_DEG
 from tools import association as A
 from tools.common import load_image
@@ -104,10 +105,10 @@ def distance(r: Record, ims: list[str]) -> tuple[bool | None, str]:
     return asked.pop() == tuple(int(x) for x in re.findall(r"\d+", r["GT"])), ""
 
 
-TASKS: dict[str, Callable[[Record, list[str]], tuple[bool | None, str]]] = {
-    "A2A_Collaboration_Recognition": collaboration, "A2A_Shared_Association": shared,
-    "A2A_Object_Matching": object_matching, "A2A_Occlusion_Removal": occlusion,
-    "A2A_Camera_Transformation": camera, "Distance_Comparison": distance,
+TASKS: dict[TaskType, Callable[[Record, list[str]], tuple[bool | None, str]]] = {
+    TaskType.A2A_COLLABORATION_RECOGNITION: collaboration, TaskType.A2A_SHARED_ASSOCIATION: shared,
+    TaskType.A2A_OBJECT_MATCHING: object_matching, TaskType.A2A_OCCLUSION_REMOVAL: occlusion,
+    TaskType.A2A_CAMERA_TRANSFORMATION: camera, TaskType.DISTANCE_COMPARISON: distance,
 }
 
 
@@ -148,9 +149,10 @@ def main() -> None:
             out[task] = {"n": len(rows), "accuracy": sum(x is True for x in rows) / len(rows),
                          "abstained": sum(x is None for x in rows), "median_s": statistics.median(secs)}
             print(f"{task}: {out[task]}")
-    if "Motion_Understanding" in by_task:
-        out["Motion_Understanding"] = motion(by_task["Motion_Understanding"][: args.per_task], args.root)
-        print(f"Motion_Understanding: {out['Motion_Understanding']}")
+    m = TaskType.MOTION_UNDERSTANDING.value
+    if m in by_task:
+        out[m] = motion(by_task[m][: args.per_task], args.root)
+        print(f"{m}: {out[m]}")
     figures = json.loads(OUT.read_text()) if OUT.exists() else {}
     figures[args.label] = out
     OUT.write_text(json.dumps(figures, indent=2) + "\n")

@@ -22,11 +22,12 @@ import time
 from pathlib import Path
 
 from benchmarks.published import AGENT_TARGETS, TARGET_THROUGHPUT_PER_MIN
+from agent.task_types import TaskType
 from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE = ROOT / "docs" / "figures" / "bench.json"
-SINGLE_IMAGE_TASKS = ("Direction_Recognition", "Distance_Comparison", "Region_Recognition")
+SINGLE_IMAGE_TASKS = (TaskType.DIRECTION_RECOGNITION, TaskType.DISTANCE_COMPARISON, TaskType.REGION_RECOGNITION)
 
 
 def suite_tasks(requested: list[str] | None = None) -> list[str]:

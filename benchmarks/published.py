@@ -6,14 +6,10 @@ Other benchmarks publish only headline figures; they are kept as short notes.
 
 from __future__ import annotations
 
-# paper column → SpatialUAV task name (GM = "general motion" = Motion_Understanding)
-SPATIALUAV_COLUMNS: dict[str, str] = {
-    "RR": "Region_Recognition", "AD": "Anomaly_Detection", "DR": "Direction_Recognition",
-    "DC": "Distance_Comparison", "A2A-CR": "A2A_Collaboration_Recognition", "A2A-SA": "A2A_Shared_Association",
-    "OM": "A2A_Object_Matching", "CT": "A2A_Camera_Transformation", "OR": "A2A_Occlusion_Removal",
-    "A2G-SA": "A2G_Shared_Association", "A2G-CR": "A2G_Collaboration_Recognition", "VT": "A2G_View_Translation",
-    "PP": "A2G_Path_Planning", "GM": "Motion_Understanding",
-}
+from agent.task_types import TASK_TYPES, TaskType
+
+# paper column → SpatialUAV task name (GM = "general motion" = Motion_Understanding), from the task vocabulary
+SPATIALUAV_COLUMNS: dict[str, str] = {k.column: t.value for t, k in TASK_TYPES.items() if k.column}
 
 _ORDER = tuple(SPATIALUAV_COLUMNS)
 
@@ -35,9 +31,10 @@ SPATIALUAV: dict[str, dict[str, float]] = {
 
 # Targets for the agent on the default ground-truth suite (issue #8); Motion is a judged similarity in [0, 1].
 AGENT_TARGETS: dict[str, float] = {
-    "Direction_Recognition": 95.0, "Distance_Comparison": 90.0, "A2A_Camera_Transformation": 90.0,
-    "A2A_Shared_Association": 90.0, "A2A_Object_Matching": 90.0, "A2A_Collaboration_Recognition": 95.0,
-    "A2A_Occlusion_Removal": 80.0, "Motion_Understanding": 80.0,
+    TaskType.DIRECTION_RECOGNITION: 95.0, TaskType.DISTANCE_COMPARISON: 90.0, TaskType.A2A_CAMERA_TRANSFORMATION: 90.0,
+    TaskType.A2A_SHARED_ASSOCIATION: 90.0, TaskType.A2A_OBJECT_MATCHING: 90.0,
+    TaskType.A2A_COLLABORATION_RECOGNITION: 95.0, TaskType.A2A_OCCLUSION_REMOVAL: 80.0,
+    TaskType.MOTION_UNDERSTANDING: 80.0,
 }
 TARGET_THROUGHPUT_PER_MIN = 100.0  # single-image tasks, 2 cores
 

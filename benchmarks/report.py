@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.task_types import CLOCK_TASKS, TaskType
 from benchmarks.aggregate import aggregate
 from benchmarks.published import AGENT_TARGETS, NOTES, reference_rows
 from benchmarks.prediction_files import sample_for_row, scoring_pairs
@@ -31,7 +32,6 @@ from benchmarks.scoring.spatialuav_metrics import format_summary, row_metrics, s
 from benchmarks.scoring.common import extract_floats, extract_ints
 
 ERROR_UNITS = {"heading_deg": "deg", "distance_m": "m", "clock_hours": "h", "quantity_ratio": "x"}
-CLOCK_TASKS = frozenset({"Direction_Recognition", "BEDI_Clock", "Spatial_PosRelDis"})
 
 
 def score_rows(rows: Sequence[Mapping[str, Any]], samples: Sequence[Sample] | None = None,
@@ -86,7 +86,7 @@ def sample_errors(sample: Sample, prediction: str) -> dict[str, float]:
     from benchmarks.scoring.spatialuav import circular_angle_error
 
     gt, pred = str(sample.target), prediction or ""
-    if sample.task == "A2A_Camera_Transformation":
+    if sample.task == TaskType.A2A_CAMERA_TRANSFORMATION:
         g, p = extract_floats(gt), extract_floats(pred)
         out = {"heading_deg": circular_angle_error(p[0], g[0])} if g and p else {}
         if len(g) == 2 and len(p) >= 2:

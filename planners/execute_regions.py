@@ -6,8 +6,10 @@ Distance_Comparison) with the referents the program resolved."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
+from agent.task_types import TASK_TYPES, TaskType
 from planners.conventions import parse_conventions
 from planners.execute import OPERATIONS, capture_clock, capture_distance, geometry
 from planners.plans import Evidence, clock_strategy, found, rank_strategy, read_regions, undecided
@@ -16,8 +18,9 @@ from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext
 
 
-def legacy_understanding(p: Program, task: str, fmt: str, plan: str) -> Understanding:
-    """The router's :class:`Understanding` of a program, for the benchmark plans that read it."""
+def legacy_understanding(p: Program, task: TaskType, plan: str) -> Understanding:
+    """The router's :class:`Understanding` of a program as benchmark task ``task`` (its canonical answer format),
+    for the benchmark plans that read it."""
     c = p.conventions
     conv = parse_conventions(p.question or "")
     ids = p.regions()
@@ -25,13 +28,13 @@ def legacy_understanding(p: Program, task: str, fmt: str, plan: str) -> Understa
     conv = replace(conv, region_ids=ids, region_images=[0] * len(ids), anchor_region=anchor, order=c.order,
                    want_all=c.want_all, altitude_m=c.altitude_m, pitch_deg=c.pitch_deg, focal_px=c.focal_px,
                    clockwise=c.clockwise, rounding=c.rounding)
-    return Understanding(task, fmt, plan, False, 1.0, "program", conv, [])
+    return Understanding(task.value, TASK_TYPES[task].answer_format.name, plan, False, 1.0, "program", conv, [])
 
 
 async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
     if len(ctx.images) >= 2 and not p.regions():
         return await capture_clock(ctx, p)
-    return await clock_strategy(ctx, legacy_understanding(p, "Direction_Recognition", "CLOCK", "clock"))
+    return await clock_strategy(ctx, legacy_understanding(p, TaskType.DIRECTION_RECOGNITION, "clock"))
 
 
 async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) -> Evidence:
@@ -41,7 +44,10 @@ async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) ->
     regions, size, unread = await read_regions(ctx, 0)
     if anchor is not None and anchor not in regions:
         return undecided(f"region {anchor} could not be read in the image")
-    others = [i for i in regions if i != anchor]
+    named = [i for i in dict.fromkeys(p.regions()) if i != anchor]  # "closer to region 5: region 2 or 8?"
+    if len(named) >= 2 and (missing := [i for i in named if i not in regions]):
+        return undecided(f"region(s) {missing} could not be read in the image")
+    others = named if len(named) >= 2 else [i for i in regions if i != anchor]
     if len(others) < (1 if anchor is not None else 2):
         return undecided(f"{len(others)} other region(s) read in the image: nothing to compare")
     g = await optional_geometry(ctx, p) if anchor is not None else {"view": "image"}
@@ -71,7 +77,7 @@ async def order(ctx: ToolContext, p: Program) -> Evidence:
             p = p.model_copy(update={"conventions": p.conventions.model_copy(
                 update={"pitch_deg": float(g["pitch_deg"]), "altitude_m": p.conventions.altitude_m or g.get(
                     "altitude_m")})})
-    u = legacy_understanding(p, "Distance_Comparison", "REGION_LIST", "rank")
+    u = legacy_understanding(p, TaskType.DISTANCE_COMPARISON, "rank")
     if p.expect != "nearest_and_farthest":
         return await rank_strategy(ctx, u)
     ranked = await rank_strategy(ctx, replace(u, conventions=replace(u.conventions, want_all=True,
@@ -151,4 +157,36 @@ async def transfer(ctx: ToolContext, p: Program) -> Evidence:
     return found({"ids": [best]}, 0.75, f"IoU {_iou(regions_b[best]['bbox'], moved):.2f} with the mapped box")
 
 
-OPERATIONS.update({Ask.CLOCK: region_clock, Ask.ORDER: order, Ask.DISTANCE: distance, Ask.TRANSFER: transfer})
+VERTICAL = re.compile(r"\babove\b|\bbelow\b|\bahead\b|\bbehind\b|\bin front\b|\b(higher|lower|up|down)\b")
+SIDE_WORDS = {"left": "left", "right": "right", "above": "above", "ahead": "above", "in front": "above",
+              "higher": "above", "up": "above", "below": "below", "behind": "below", "lower": "below", "down": "below"}
+
+
+async def side(ctx: ToolContext, p: Program) -> Evidence:
+    """Where the first named region lies from the second, in the image: left or right (or above or below, which
+    is ahead or behind for a camera looking along the image's up direction), centre to centre."""
+    ids = list(dict.fromkeys(p.regions()))[:2]
+    if len(ids) < 2:
+        return undecided("where one region lies from another needs two regions (e.g. 'is region 3 left of region 5')")
+    regions, _, _ = await read_regions(ctx, 0, ids)
+    if missing := [i for i in ids if i not in regions]:
+        return undecided(f"region(s) {missing} could not be read in the image")
+    (ax, ay), (bx, by) = _centre(regions[ids[0]]["bbox"]), _centre(regions[ids[1]]["bbox"])
+    question = (p.question or "").lower()
+    vertical = bool(VERTICAL.search(question)) and not re.search(r"(left|right)", question)
+    offset, size_of = (ay - by, 3) if vertical else (ax - bx, 2)
+    where = ("above" if offset < 0 else "below") if vertical else ("left" if offset < 0 else "right")
+    box = regions[ids[1]]["bbox"]
+    clear = abs(offset) >= 0.5 * (box[size_of] - box[size_of - 2])  # beyond half the reference box: not in line
+    note = f"region {ids[0]}'s centre is {abs(offset):.0f} px {where} of region {ids[1]}'s in the image"
+    conf = 0.85 if clear else 0.5
+    if p.form == "yes_no":
+        said = re.search("|".join(sorted(SIDE_WORDS, key=len, reverse=True)), question)
+        expect = SIDE_WORDS[said.group(0)] if said else where
+        return found({"value": where == expect}, conf, note)
+    relation = where if vertical else f"to the {where} of"
+    return found({"text": f"{where} (region {ids[0]} is {relation} region {ids[1]})"}, conf, note)
+
+
+OPERATIONS.update({Ask.CLOCK: region_clock, Ask.ORDER: order, Ask.DISTANCE: distance, Ask.TRANSFER: transfer,
+                   Ask.SIDE: side})

@@ -54,19 +54,22 @@ C = {
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side to side|"
                  r"top to bottom|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
-                 r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area",
+                 r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
+                 r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
+                 r"\bcover(s|ed)? (on the ground|of ground)",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
            r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per pixel|(one|a|single|each) pixel|pixel size|"
            r"\bresolution\b",
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
+             r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
              r"\b(rank|sort|order)\b.*\b(distance|far)",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
                r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
                r"shares? (the )?most|shared area|most (area|ground) (in common|with)",
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bred box\b|\bthe box\b|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
-    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|flight (line|path|direction)|\btrack\b|"
+    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
@@ -77,6 +80,7 @@ C = {
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
+    "side": r"\b(which|what) side\b|\b(to the |on the )?(left|right)\b|\babove\b|\bbelow\b|\bahead of\b|\bbehind\b|\bin front of\b",
     "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"
                    r"\b(standing|stand) at the\b|\bfrom you\b|\bto you\b|\byour (position|view|viewpoint)\b",
     "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
@@ -104,9 +108,16 @@ def has(concept: str, text: str) -> bool:
     return bool(_RX[concept].search(text))
 
 
-#: Where a sentence holds a second question: after a question mark, or at "and" / "also" before a wh-word.
-CLAUSE_BREAK = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus|then)\s+(?=(?:what|which|how|where|is|was|did|does|"
-                          r"give|tell)\b)")
+#: Where a sentence holds a second question: after a question mark, or at "and" / "also" before a wh-word (which
+#: may follow a preposition: "and in which direction", "and over what distance").
+CLAUSE_BREAK = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus|then)\s+(?=(?:(?:in|over|at|by|to|from)\s+)?(?:what|"
+                          r"which|how|where|is|was|did|does|give|tell)\b)")
+
+#: A clause that is only a wh-phrase ("which way", "in which direction"): it shares the predicate of the clause
+#: after it ("which way and how far did it move" asks "which way did it move" and "how far did it move").
+BARE_WH = re.compile(r"^\s*(?:(?:in|over|at|by|to|from)\s+)?(?:what|which|how)\b(?:\s+[a-z'-]+){0,2}\s*[,?.]?\s*$")
+LEADING_WH = re.compile(r"^\s*(?:(?:in|over|at|by|to|from)\s+)?(?:what|which|how)\s+[a-z'-]+(?:\s+(?:direction|way|"
+                        r"distance|far|apart|bearing))?\s*,?\s*")
 
 
 #: A clause that asks something (a wh-word, an auxiliary verb first, or a follow-up "and ..."); other clauses are
@@ -126,8 +137,8 @@ def parse_question(question: str, n_images: int) -> Program:
     text = normalise(question).strip()
     form_ask = format_ask(text)
     stated, rest = stated_values(without_format_examples(text))
-    clauses = [c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c) and not FORMAT_INSTRUCTION.match(c)
-               and INTERROGATIVE.search(c)]
+    clauses = _with_shared_predicates([c for c in CLAUSE_BREAK.split(rest) if re.search(r"[a-z]{3}", c)
+                                       and not FORMAT_INSTRUCTION.match(c) and INTERROGATIVE.search(c)])
     programs = [_parse_clause(question, c, n_images, stated) for c in clauses] if len(clauses) >= 2 else []
     asked = [p for p in programs if not p.unsure and p.ask not in (Ask.SEMANTIC, Ask.CHOICE)]
     if len(asked) >= 2 and len({(p.ask, p.form, tuple(p.regions())) for p in asked}) == len(asked):
@@ -140,6 +151,15 @@ def parse_question(question: str, n_images: int) -> Program:
         return first
     program = _parse_clause(question, rest, n_images, stated)
     return _with_format(program, form_ask, n_images)
+
+
+def _with_shared_predicates(clauses: list[str]) -> list[str]:
+    """Clauses with each bare wh-phrase completed by the predicate of the clause after it."""
+    out = list(clauses)
+    for i in range(len(out) - 1):
+        if BARE_WH.match(out[i]) and not BARE_WH.match(out[i + 1]):
+            out[i] = out[i].strip(" ,?.") + " " + LEADING_WH.sub("", out[i + 1], count=1)
+    return out
 
 
 def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
@@ -163,6 +183,8 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
         program.understood.append("distances from the image centre, in the image")
     if program.ask == Ask.ORDER and re.search(r"(nearest|closest) and (the )?(farthest|furthest)", rest):
         program.expect = "nearest_and_farthest"
+    if program.ask == Ask.SIDE and re.search(r"\b(which|what) side of\b", rest):  # "which side of 2 is 6 on": 6 of 2
+        program.operands = [*reversed(program.operands[:2]), *program.operands[2:]]
     if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
         program.expect = "same"
     if program.ask == Ask.QUALITY and program.form == "yes_no" and re.search(POSITIVE_QUALITY, rest):
@@ -207,6 +229,10 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.ORDER, why="regions by distance")
         if has("distance", t) and len(regions) >= 2:
             return make(Ask.DISTANCE, why="ground distance between regions")
+        if has("side", t) and len(regions) >= 2 and not has("semantic", t):
+            either = re.search(r"\b(left|right|above|below|ahead|behind) or\b|\b(which|what) side\b", t)
+            return make(Ask.SIDE, form="yes_no" if yes_no and not either else "label",
+                        why="where one region lies from another, in the image")
         if not (has("quality", t) or has("tilt", t)):
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
@@ -236,6 +262,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     if n == 1 and not regions and has("direction_wh", t) and re.search(
             r"\b(camera|aircraft|drone|nose|top|upper edge|up|heading|yaw|facing|looking|frame|photo|image)\b", t):
         return make(Ask.COMPASS, [Referent(kind="camera", image=1)], why="compass heading of the photo")
+    if n == 2 and has("direction_wh", t) and (has("motion", t) or re.search(r"\b(taken|shot|captured)\b", t)):
+        return make(Ask.COMPASS, _pair_refs(), why="compass direction of image 2's position from image 1's")
     if n == 2 and has("distance", t):
         return make(Ask.DISTANCE, _pair_refs("capture_point"), why="distance between the capture points")
     if n == 1 and has("altitude", t) and not regions:
@@ -264,7 +292,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     return p
 
 
-IMAGE_CENTRE = r"\b(centre|middle) (point )?of (the|this) (image|photo|picture|frame|tile|shot|orthophoto)"
+IMAGE_CENTRE = (r"\b(centre|middle) (point )?of (the|this) ([a-z'-]+ ){0,2}(image|photo|picture|frame|tile|shot|"
+                r"orthophoto)|\b(image|photo|picture|frame|tile|shot)('s)? (centre|middle)\b|"
+                r"\b(over|above) the (centre|middle)\b")
 
 POSITIVE_QUALITY = r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b"
 

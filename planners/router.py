@@ -12,6 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from agent.task_types import TaskType
 from planners.conventions import Conventions, parse_conventions, parse_options
 from planners.parse import parse_question
 from planners.program import Ask, Program
@@ -136,19 +137,19 @@ PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
     (Ask.GSD, "value"): "GSD", (Ask.COUNT, "value"): "COUNT", (Ask.OVERLAP, "choice"): "CHOICE",
     (Ask.QUALITY, "yes_no"): "YES_NO", (Ask.QUALITY, "label"): "LABEL", (Ask.TILT, "yes_no"): "YES_NO",
     (Ask.TILT, "label"): "LABEL", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
-    (Ask.ORDER, "value"): "REGION_LIST",
+    (Ask.ORDER, "value"): "REGION_LIST", (Ask.SIDE, "label"): "LABEL", (Ask.SIDE, "yes_no"): "YES_NO",
 }
 #: Asks that are benchmark task types, answered by the task's named program in its canonical format.
-NAMED_PROGRAMS: dict[Ask, str] = {Ask.CLOCK: "Direction_Recognition", Ask.ORDER: "Distance_Comparison",
-                                  Ask.POSE: "A2A_Camera_Transformation",
-                                  Ask.HEADING_CHANGE: "A2A_Camera_Transformation"}
+NAMED_PROGRAMS: dict[Ask, TaskType] = {Ask.CLOCK: TaskType.DIRECTION_RECOGNITION, Ask.ORDER: TaskType.DISTANCE_COMPARISON,
+                                       Ask.POSE: TaskType.A2A_CAMERA_TRANSFORMATION,
+                                       Ask.HEADING_CHANGE: TaskType.A2A_CAMERA_TRANSFORMATION}
 
 
 #: Free-form task types whose questions the program executor now answers itself, with the program tasks that do
 #: (a distance between capture points is a distance, not a camera transformation).
 ANSWERED_BY_PROGRAM: dict[str, set[str]] = {
     "Object_Counting": {"Free:count"}, "Image_Quality": {"Free:quality"}, "Camera_Info": {"Free:altitude"},
-    "A2A_Camera_Transformation": {"Free:distance"}, "Photo_Pose_Change": {"Free:distance"},
+    TaskType.A2A_CAMERA_TRANSFORMATION: {"Free:distance"}, "Photo_Pose_Change": {"Free:distance", "Free:compound"},
 }
 
 
@@ -178,8 +179,8 @@ def program_understanding(program: Program, conv: Conventions) -> Understanding 
     if ask == Ask.TRANSFER:
         fmt = "CLOCK" if program.expect == "clock" else "REGION_LIST"
     if ask == Ask.MOTION and program.expect != "compass" and re.search(
-            r"\bvideo\b|temporal order|describe|narrate|\btell me about\b", program.question.lower()):
-        return _make(TASKS["Motion_Understanding"], conv, 1.0, "program", [])  # the benchmark's free-text format
+            r"\bvideo\b|\bclip\b|\bfootage\b|temporal order|describe|narrate|\btell me about\b", program.question.lower()):
+        return _make(TASKS[TaskType.MOTION_UNDERSTANDING], conv, 1.0, "program", [])  # the benchmark's free-text format
     if ask == Ask.POSE:  # the camera transformation task: its plan, heading and distance in its canonical format
         spec = TASKS[NAMED_PROGRAMS[ask]]
         return Understanding(spec.name, "ANGLE_DISTANCE", spec.plan, False, 1.0, "program", conv, [],
@@ -230,7 +231,7 @@ def _make(spec: TaskSpec, conv: Conventions, conf: float, method: str,
 
 def answer_format_for(spec: TaskSpec, conv: Conventions) -> str:
     """The answer format for this question: the task's default, adjusted by what the question asks for."""
-    if spec.name in ("A2A_Camera_Transformation", "Photo_Pose_Change"):
+    if spec.name in (TaskType.A2A_CAMERA_TRANSFORMATION, "Photo_Pose_Change"):
         if conv.wants_angle and conv.wants_distance:
             return "ANGLE_DISTANCE"
         if conv.wants_angle:
@@ -238,7 +239,7 @@ def answer_format_for(spec: TaskSpec, conv: Conventions) -> str:
         if conv.wants_distance:
             return "QUANTITY"
         return spec.answer_format
-    if spec.name == "A2A_Object_Matching" and conv.wants_region_answer:
+    if spec.name == TaskType.A2A_OBJECT_MATCHING and conv.wants_region_answer:
         return "REGION_LIST"
     return spec.answer_format
 

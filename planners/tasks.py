@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from agent.task_types import TASK_TYPES, TaskType
+
 Cue = tuple[str, float]
 
 # Shared cue fragments.
@@ -52,8 +54,14 @@ def _t(name: str, fmt: str, plan: str, sem: bool, images: tuple[int, int | None]
     return TaskSpec(name, fmt, plan, sem, images, tuple(cues), tuple(examples), aliases, description)
 
 
+def _bench(task: TaskType, plan: str, sem: bool, images: tuple[int, int | None], cues: list[Cue],
+           examples: list[str], aliases: tuple[str, ...] = (), description: str = "") -> TaskSpec:
+    """A benchmark task type: its name and answer format come from the shared vocabulary (``agent.task_types``)."""
+    return _t(task.value, TASK_TYPES[task].answer_format.name, plan, sem, images, cues, examples, aliases, description)
+
+
 _SPATIALUAV = [
-    _t("Region_Recognition", "REGION_SET", "semantic_regions", True, (1, 1),
+    _bench(TaskType.REGION_RECOGNITION, "semantic_regions", True, (1, 1),
        [(r"which (of the )?(regions?|(numbered |marked )?(boxes|areas))\b.*\b(contain|include|ha(ve|s)|show)", 1.2),
         (r"regions? (containing|with|that (contain|show|have|has))|(list|name|tell me|give)\b.*\bregions?\b.*\b(contain|with|ha(s|ve)|show)", 1.0),
         (r"\bin which regions\b", 1.0), (r"abnormal|anomal|unusual|accident", -1.5), (CLOCK, -1.5),
@@ -62,12 +70,12 @@ _SPATIALUAV = [
         "Which regions in the image contain a fire truck?", "Which regions show a building?",
         "Which of the regions contain vehicles?"],
        ("SpatialUAV:Region_Recognition", "BEDI:Semantic_InfoDet"), "regions whose content matches a category"),
-    _t("Anomaly_Detection", "REGION_SET", "semantic_regions", True, (1, 1),
+    _bench(TaskType.ANOMALY_DETECTION, "semantic_regions", True, (1, 1),
        [(r"abnormal|anomal|unusual|accident|incident|emergenc", 1.5), (REGION, 0.3)],
        ["Which regions exhibit abnormal events?", "Which regions show an anomaly?",
         "In which region is something abnormal happening?"],
        ("SpatialUAV:Anomaly_Detection",), "regions with abnormal events"),
-    _t("Direction_Recognition", "CLOCK", "clock", False, (1, 1),
+    _bench(TaskType.DIRECTION_RECOGNITION, "clock", False, (1, 1),
        [(CLOCK, 1.2), (r"\bregions?\s*\d+", 0.6), (r"\bregions?\b", 0.2), (r"relative to the (drone|uav|camera)", 0.3),
         (r"\bif you (are|were)|\bimagine|suppose|standing at", -1.5), (r"\b(you|your)\b", -0.3)],
        ["With the front facing the 12 o'clock direction, in which o'clock direction is the target in Region 10 "
@@ -76,7 +84,7 @@ _SPATIALUAV = [
         "image relative to the drone?", "In which clock direction is region 2 from the drone?",
         "Tell me the o'clock direction of region 5 as seen from region 1."],
        ("SpatialUAV:Direction_Recognition", "BEDI:Spatial_PosRelDis"), "clock direction of a region"),
-    _t("Distance_Comparison", "REGION_LIST", "rank", False, (1, 1),
+    _bench(TaskType.DISTANCE_COMPARISON, "rank", False, (1, 1),
        [(r"closest|nearest|farthest|furthest|far (left|right)|most distant|further|distance (to|from) the (drone|uav|camera)", 1.0),
         (r"\bregions?\b|\bbox(es)?\b", 0.5), (r"rank|order|sort", 0.3), (CLOCK, -0.8),
         (r"ground(-| )?(level )?(image|photo|picture)|capture location|where .* (taken|captured)", -1.5),
@@ -85,14 +93,14 @@ _SPATIALUAV = [
         "Among all the regions containing a fire truck, which region has a fire truck that is the closest to the drone?",
         "Rank the regions by distance to the drone, nearest first.", "Which region is farthest from the drone?"],
        ("SpatialUAV:Distance_Comparison", "BEDI:Spatial_RelDisRelDis"), "regions ordered by ground distance"),
-    _t("A2A_Collaboration_Recognition", "OPTION_LETTER", "rank_views", False, (3, None),
+    _bench(TaskType.A2A_COLLABORATION_RECOGNITION, "rank_views", False, (3, None),
        [(r"collaborat|same (area|location|scene|place)|overlap|capture imagery of", 1.0), (OPTIONS, 0.3),
         (r"candidate|option", 0.3), (GROUND, -1.0), (UAVK, -0.2)],
        ["Which option can collaborate with the given UAV viewpoint, i.e., capture imagery of the same area?",
         "Images 2-5 are candidate UAV images corresponding to options A-D. Which one covers the same area as image 1?",
         "Which candidate drone view overlaps the query view?"],
        ("SpatialUAV:A2A_Collaboration_Recognition",), "which candidate aerial view sees the same area"),
-    _t("A2G_Collaboration_Recognition", "OPTION_LETTER", "rank_views", False, (3, None),
+    _bench(TaskType.A2G_COLLABORATION_RECOGNITION, "rank_views", False, (3, None),
        [(r"collaborat|same (area|location|scene|place)|captured at the same|taken (at|over)|matches the place", 1.0),
         (GROUND, 0.8), (r"\baerial\b", 0.3), (OPTIONS, 0.3), (r"candidate", 0.3)],
        ["Which aerial UAV image was captured at the same location as the ground image?",
@@ -100,26 +108,26 @@ _SPATIALUAV = [
         "A-D, respectively. Which ground image was captured at the same location as the aerial image and can "
         "collaborate with it?"],
        ("SpatialUAV:A2G_Collaboration_Recognition",), "which candidate matches across aerial and ground views"),
-    _t("A2A_Shared_Association", "REGION_PAIRS", "associate_pairs", False, (2, 2),
+    _bench(TaskType.A2A_SHARED_ASSOCIATION, "associate_pairs", False, (2, 2),
        [(r"shared region|region pairs?|pairs? (of|up)|\bpair\b|correspond|common to both|appear in both|match(ing)? up", 1.0),
         (r"two (uav|drone|aerial) (images|photos|views)|both (drone|uav|aerial)", 0.4), (GROUND, -1.0)],
        ["List all shared region pairs between the two UAV images.",
         "Which regions in image 1 and image 2 show the same objects? Give region pairs like 1-3, 2-5."],
        ("SpatialUAV:A2A_Shared_Association",), "region pairs shared by two aerial views"),
-    _t("A2G_Shared_Association", "REGION_PAIRS", "associate_pairs", False, (2, 2),
+    _bench(TaskType.A2G_SHARED_ASSOCIATION, "associate_pairs", False, (2, 2),
        [(r"shared region|region pairs?|pairs?\b|correspond|seen both|shared between", 0.9), (GROUND, 0.8),
         (r"\baerial\b.*\bground\b|\bair\b.*\bground\b", 0.5)],
        ["List all shared region pairs between the aerial image and ground image.",
         "Which regions of the aerial image and the ground image show the same object? Give pairs."],
        ("SpatialUAV:A2G_Shared_Association",), "region pairs shared by an aerial and a ground view"),
-    _t("A2A_Object_Matching", "BBOX", "match_object", False, (2, 2),
+    _bench(TaskType.A2A_OBJECT_MATCHING, "match_object", False, (2, 2),
        [(r"bounding box|\bbox\b|\[x1", 0.6), (r"image ?2|second (image|view|photo)", 0.4),
         (r"(same object|corresponds? to the object|appear in)", 0.6), (r"region\s*\d+ (in|of) (image ?1|the first)", 0.6),
         (r"normali[sz]ed|relative coordinates|between 0 and 1", -0.4)],
        ["Which bounding box in image2 corresponds to the object at Region 0 in image1?",
         "Find the object of Region 2 in image 1 in image 2 and give its box [x1, y1, x2, y2]."],
        ("SpatialUAV:A2A_Object_Matching",), "where an image-1 region's object is in image 2"),
-    _t("A2A_Camera_Transformation", "ANGLE_DISTANCE", "pose", False, (2, 2),
+    _bench(TaskType.A2A_CAMERA_TRANSFORMATION, "pose", False, (2, 2),
        [(r"heading offset|offset angle|target pose|camera (pose|transformation)|relative pose|\bposes?\b", 1.0),
         (r"translation|displacement|how far apart|distance (between|separat)|how far did|move(d)? between", 0.8),
         (r"heading (change|difference)|yaw change|how much did the (heading|yaw)|rotat(e|ed|ion)|turn(ed)?\b|degrees did", 0.8),
@@ -132,23 +140,23 @@ _SPATIALUAV = [
         "By how many metres did the drone move between image 1 and image 2?"],
        ("SpatialUAV:A2A_Camera_Transformation", "Free:Photo_Pose_Change"),
        "relative heading and/or translation between two aerial views (format per the question)"),
-    _t("A2A_Occlusion_Removal", "REGION_LIST", "occlusion", False, (2, 2),
+    _bench(TaskType.A2A_OCCLUSION_REMOVAL, "occlusion", False, (2, 2),
        [(r"occlu|hidden|hides|blocks?|blocked|obstruct", 1.5), (REGION, 0.2)],
        ["Which region in image 2 contains the object that occludes the point-marked object in image 1?"],
        ("SpatialUAV:A2A_Occlusion_Removal",), "which region of one view occludes an object of the other"),
-    _t("A2G_View_Translation", "REGION_LIST", "semantic_crossview", True, (2, 2),
+    _bench(TaskType.A2G_VIEW_TRANSLATION, "semantic_crossview", True, (2, 2),
        [(r"capture location|where .*(ground|street).*(taken|captured|shot)|(taken|captured|shot) from", 1.0),
         (GROUND, 0.6), (r"closest|nearest|region", 0.3), (r"arrow|direction \d|direction (you|i|we) should|reach the", -1.0)],
        ["Select the region in the aerial image that is closest to the capture location of the ground image."],
        ("SpatialUAV:A2G_View_Translation",), "where in the aerial image a ground photo was taken"),
-    _t("A2G_Path_Planning", "DIRECTION_LABEL", "semantic_crossview", True, (2, 2),
+    _bench(TaskType.A2G_PATH_PLANNING, "semantic_crossview", True, (2, 2),
        [(r"arrow|direction (number|\d)|which direction (should|to)|direction (you|i|we) should|reach the|route|get to", 1.0),
         (GROUND, 0.5),
         (r"red region|highlighted|target marked", 0.4)],
        ["If you are standing at the ground image capture location, determine the direction you should move to reach "
         "the red region shown in the aerial image."],
        ("SpatialUAV:A2G_Path_Planning",), "which numbered arrow leads to a target"),
-    _t("Motion_Understanding", "FREE_TEXT", "ego_motion", False, (2, None),
+    _bench(TaskType.MOTION_UNDERSTANDING, "ego_motion", False, (2, None),
        [(r"(drone|uav|camera)('s)? (moves?|moved|motion|trajectory|fl(y|ew))|how (did )?the (drone|uav) (moves?|fl(y|ew))", 1.0),
         (r"camera (angle|motion)|trajectory|describe.*(mov|motion)", 0.6), (MOTION, 0.4),
         (r"between (the|these) (two|2)|how far|distance|image ?[12]\b|first and (the )?second", -0.8), (OPTIONS, -0.5)],

@@ -111,3 +111,42 @@ def test_region_nearest_to_the_image_centre_is_measured_in_the_image(agent):
     assert a.text == f"Region {by_pixels[0]}", a.reason
     b = agent.ask([examples / "regions_nadir.png"], "Which region lies farthest from the centre of the photo?")
     assert b.text == f"Region {by_pixels[-1]}", b.reason
+
+
+def test_which_side_one_region_lies_of_another_from_the_drawn_boxes(agent):
+    """Left/right and above/below between two regions, read from the example overlay; truth from its drawn boxes."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
+    cx = {int(k): (b[0] + b[2]) / 2 for k, b in drawn.items()}
+    cy = {int(k): (b[1] + b[3]) / 2 for k, b in drawn.items()}
+    a, b = 1, 4  # far apart on both axes in the drawing
+    side = "left" if cx[a] < cx[b] else "right"
+    r = agent.ask([examples / "regions_nadir.png"], f"Is box {a} to the left or right of box {b}?")
+    assert r.text.startswith(side), r.reason
+    r = agent.ask([examples / "regions_nadir.png"], f"Is region {a} above region {b}?")
+    assert r.text == ("Yes" if cy[a] < cy[b] else "No"), r.reason
+
+
+def test_closer_of_two_named_regions_to_a_third(agent):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
+    centre = {int(k): ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k, b in drawn.items()}
+    anchor, x, y = 5, 1, 4
+    nearer = min((x, y), key=lambda i: math.dist(centre[anchor], centre[i]))
+    r = agent.ask([examples / "regions_nadir.png"], f"Which is closer to region {anchor}: region {x} or region {y}?")
+    assert r.text == f"Region {nearer}", r.reason
+
+
+def test_which_way_and_how_far_between_two_gps_photos_gets_both(agent, shared_data):
+    folder = shared_data / "garfield_dev"
+    rows = list(csv.DictReader((folder / "exif_summary.csv").open()))[:2]
+    east, north = local_en_m(*(float(rows[0][k]) for k in ("GPSLatitude", "GPSLongitude")),
+                             *(float(rows[1][k]) for k in ("GPSLatitude", "GPSLongitude")))
+    a = agent.ask([folder / r["SourceFile"] for r in rows], "Which way and how far did the plane fly between the shots?")
+    facing, length = a.value.parts
+    assert abs((Compass.parse(facing).bearing_deg - math.degrees(math.atan2(east, north)) + 180) % 360 - 180) <= 2.0
+    assert Length.parse(length).metres == pytest.approx(math.hypot(east, north), abs=3.0)

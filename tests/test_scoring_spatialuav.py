@@ -96,7 +96,7 @@ def test_bbox_corners_are_sorted_and_region_fallback():
     assert score_task("A2A_Object_Matching", "[823, 189, 932]", "[823, 189, 932, 249]") == 0.0
     # GT with < 4 ints is a region answer: list equality
     assert score_task("A2A_Object_Matching", "Region 2", "Region 2") == 1.0
-    assert answer_format("A2A_Object_Matching", "Region 2") == "region_labels"
+    assert answer_format("A2A_Object_Matching", "Region 2") == "region_list"
     assert answer_format("A2A_Object_Matching", "[823, 189, 932, 249]") == "bbox"
 
 

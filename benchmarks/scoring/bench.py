@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from agent.answer_formats import AnswerFormat
 from benchmarks.judge import MiniLMJudge, TokenF1Judge
 from benchmarks.sample import Sample
 from benchmarks.scoring import score
@@ -17,19 +18,20 @@ from benchmarks.figures import write_figures
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "scoring.json"
 GT_BY_FORMAT = {
-    "region_labels": ("Region 3, 4.", "Region 3"),
-    "clock_direction": ("7 o'clock", "8 o'clock"),
-    "direction_label": ("Direction 3", "Direction 3"),
-    "option_letter": ("B", "A car is visible, so B"),
-    "region_pairs": ("6-11, 2-9, 4-12", "6-11, 2-9"),
-    "free_text": ("The drone rotated left.", "The drone turned left."),
+    AnswerFormat.REGION_SET: ("Region 3, 4.", "Region 3"),
+    AnswerFormat.REGION_LIST: ("Region 3, 4.", "Region 3"),
+    AnswerFormat.CLOCK: ("7 o'clock", "8 o'clock"),
+    AnswerFormat.DIRECTION_LABEL: ("Direction 3", "Direction 3"),
+    AnswerFormat.OPTION_LETTER: ("B", "A car is visible, so B"),
+    AnswerFormat.REGION_PAIRS: ("6-11, 2-9, 4-12", "6-11, 2-9"),
+    AnswerFormat.FREE_TEXT: ("The drone rotated left.", "The drone turned left."),
 }
 
 
 def _samples() -> list[tuple[Sample, str]]:
     out: list[tuple[Sample, str]] = []
     for task, spec in TASKS.items():
-        if spec.answer_format is None:
+        if spec.format_from_truth:
             gt, pred = ("[823, 189, 932, 249]", "[820, 190, 930, 250]") if "Object" in task else ("-160.0, -70.0", "200, -65")
         else:
             gt, pred = GT_BY_FORMAT[spec.answer_format]

@@ -1,7 +1,7 @@
 """SpatialUAV scoring, rule by rule as in the benchmark's ``eval_spatialuav.py`` (spec: benchmarks.md §1).
 
-``TASKS`` is the one registry of the 14 task types: group, scoring rule and answer format. Scoring and aggregation
-read it. The synthetic suite ("synth") is scored by the same rules.
+``TASKS`` is the registry of the task types (``agent.task_types``: group, scoring rule, answer format). Scoring and
+aggregation read it. The synthetic suite ("synth") is scored by the same rules.
 
 Strict mode (default) is the official pipeline: the inference script's think stripping (``official_strip_think``)
 then ``eval_spatialuav.py``'s dispatch, where a ``Path_Planning`` task reads the first integer and any other task
@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from agent.answer_formats import AnswerFormat
+from agent.task_types import TASK_TYPES, TaskKind
 from benchmarks.scoring.bedi import score_clock as score_bedi_clock
 from benchmarks.scoring.common import extract_floats, extract_ints, multiset_f1, token_f1
 from benchmarks.scoring.modes import STRICT, Mode, OfficialCrash, check_mode
@@ -29,38 +30,10 @@ CAMERA_DISTANCE_THRESHOLD_M = 10.0  # official default --camera-distance-thresho
 BBOX_SCORE_THRESHOLD = 0.5  # official default --bbox-score-threshold
 
 
-@dataclass(frozen=True)
-class TaskSpec:
-    """One SpatialUAV task type: its reasoning group, scoring rule and answer format (None = depends on GT)."""
+#: The registry of the task types (``agent.task_types``): group, scoring rule and answer format.
+TASKS: dict[str, TaskKind] = TASK_TYPES
 
-    group: str  # semantic | spatial | aerial-aerial | aerial-ground | motion
-    rule: str  # region_set | region_list | first_int | option | pairs | object_matching | camera | judge
-    answer_format: str | None
-    official: bool = True  # False: a task our generator adds in SpatialUAV's record format (not in the paper)
-
-
-TASKS: dict[str, TaskSpec] = {
-    "Region_Recognition": TaskSpec("semantic", "region_set", "region_labels"),
-    "Anomaly_Detection": TaskSpec("semantic", "region_set", "region_labels"),
-    "Direction_Recognition": TaskSpec("spatial", "first_int", "clock_direction"),
-    "Distance_Comparison": TaskSpec("spatial", "region_list", "region_labels"),
-    "A2A_Collaboration_Recognition": TaskSpec("aerial-aerial", "option", "option_letter"),
-    "A2A_Shared_Association": TaskSpec("aerial-aerial", "pairs", "region_pairs"),
-    "A2A_Object_Matching": TaskSpec("aerial-aerial", "object_matching", None),
-    "A2A_Camera_Transformation": TaskSpec("aerial-aerial", "camera", None),
-    "A2A_Occlusion_Removal": TaskSpec("aerial-aerial", "region_list", "region_labels"),
-    "A2G_Shared_Association": TaskSpec("aerial-ground", "pairs", "region_pairs"),
-    "A2G_Collaboration_Recognition": TaskSpec("aerial-ground", "option", "option_letter"),
-    "A2G_View_Translation": TaskSpec("aerial-ground", "region_list", "region_labels"),
-    "A2G_Path_Planning": TaskSpec("aerial-ground", "first_int", "direction_label"),
-    "Motion_Understanding": TaskSpec("motion", "judge", "free_text"),
-    # Not a SpatialUAV task: BEDI-style clock questions rendered by our generator (benchmarks/synth), scored with
-    # BEDI's partial-credit clock rule.
-    "BEDI_Clock": TaskSpec("spatial", "bedi_clock", "clock_direction", official=False),
-}
-
-
-UNKNOWN_TASK = TaskSpec("unknown", "token_f1", "free_text", official=False)  # official fallback: token F1
+UNKNOWN_TASK = TaskKind("unknown", "token_f1", AnswerFormat.FREE_TEXT, official=False)  # official fallback: token F1
 _OFFICIAL_THINK = re.compile(r"<think>.*?</think>\s*", flags=re.DOTALL)
 
 
@@ -76,7 +49,7 @@ def official_strip_think(text: str | None) -> str | None:
     return _OFFICIAL_THINK.sub("", text).strip()
 
 
-def rule_of(task: str, benchmark: str = "spatialuav") -> TaskSpec:
+def rule_of(task: str, benchmark: str = "spatialuav") -> TaskKind:
     """The spec that scores ``task`` in ``benchmark``'s official dispatch.
 
     Official tasks use their registry entry; ``Path_Planning`` reads the first integer; every other task
@@ -87,11 +60,11 @@ def rule_of(task: str, benchmark: str = "spatialuav") -> TaskSpec:
     if spec is not None and (spec.official or benchmark != "spatialuav"):
         return spec
     if task == "Path_Planning":
-        return TaskSpec("aerial-ground", "first_int", "direction_label", official=False)
+        return TaskKind("aerial-ground", "first_int", AnswerFormat.DIRECTION_LABEL, official=False)
     return UNKNOWN_TASK
 
 
-def task_spec(task: str) -> TaskSpec:
+def task_spec(task: str) -> TaskKind:
     """The registry entry of ``task``; ``KeyError`` naming the known tasks otherwise."""
     try:
         return TASKS[task]
@@ -102,10 +75,10 @@ def task_spec(task: str) -> TaskSpec:
 def answer_format(task: str, gt: str, benchmark: str = "spatialuav") -> str:
     """Answer format of one sample; Object Matching and Camera Transformation depend on the GT string."""
     spec = rule_of(task, benchmark)
-    if spec.answer_format is not None:
-        return spec.answer_format
+    if not spec.format_from_truth:
+        return spec.answer_format.value
     if spec.rule == "object_matching":
-        return "bbox" if parse_bbox(gt) is not None else "region_labels"
+        return AnswerFormat.BBOX.value if parse_bbox(gt) is not None else AnswerFormat.REGION_LIST.value
     n = len(extract_floats(gt))
     return "angle" if n == 1 else "angle_distance" if n == 2 else "invalid"
 

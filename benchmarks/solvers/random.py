@@ -19,6 +19,7 @@ import zlib
 
 import numpy as np
 
+from agent.answer_formats import AnswerFormat
 from benchmarks.sample import Sample
 from benchmarks.solvers import Solution
 
@@ -68,9 +69,9 @@ def _spatialuav(rng: np.random.Generator, sample: Sample) -> str:
     spec, q = task_spec(sample.task), sample.question
     if spec.rule == "option":
         return str(rng.choice(sorted(sample.options) or list("ABCD")))
-    if spec.answer_format == "clock_direction":
+    if spec.answer_format is AnswerFormat.CLOCK:
         return f"{int(rng.integers(1, 13))} o'clock"
-    if spec.answer_format == "direction_label":
+    if spec.answer_format is AnswerFormat.DIRECTION_LABEL:
         return f"Direction {int(rng.integers(1, N_ARROWS + 1))}"
     if spec.rule == "pairs":
         return ", ".join(f"{a}-{b}" for a, b in rng.choice(REGION_POOL, size=(int(rng.integers(1, 5)), 2)))

@@ -16,6 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+
+from agent.task_types import CLOCK_TASKS, TaskType
 from benchmarks.figures import write_figures
 
 FIGURE = Path(__file__).resolve().parents[2] / "docs" / "figures" / "synth_generation.json"
@@ -31,15 +33,15 @@ def summarise(records: list[dict]) -> dict:
         scales = [r["meta"].get("scene_scale", 1.0) for r in rs]
         s: dict = {"n": len(rs), "scene_scale_median": float(np.median(scales)),
                    "scene_scale_max": float(np.max(scales))}
-        if task in ("Direction_Recognition", "BEDI_Clock"):
+        if task in CLOCK_TASKS:
             s["hours"] = dict(sorted(Counter(int(r["GT"].split()[0]) for r in rs).items()))
-        elif task == "A2A_Collaboration_Recognition":
+        elif task == TaskType.A2A_COLLABORATION_RECOGNITION:
             s["letters"] = dict(sorted(Counter(r["GT"] for r in rs).items()))
-        elif task == "A2A_Camera_Transformation":
+        elif task == TaskType.A2A_CAMERA_TRANSFORMATION:
             ang = [r["meta"]["heading_offset_deg"] for r in rs]
             s["heading_offset_abs_deg_quartiles"] = [round(float(q), 1) for q in np.percentile(np.abs(ang), [25, 50, 75])]
             s["overlap_median"] = float(np.median([r["meta"]["overlap"] for r in rs]))
-        elif task == "Motion_Understanding":
+        elif task == TaskType.MOTION_UNDERSTANDING:
             s["kinds"] = dict(sorted(Counter(r["meta"]["trajectory"]["kind"] for r in rs).items()))
         elif "regions" in rs[0]["meta"]:
             s["regions_in_image1_mean"] = float(np.mean([len(r["meta"]["regions"][0]) for r in rs]))

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from agent.task_types import TaskType
 from benchmarks.synth import tasks_multi, tasks_pair, tasks_single
 from benchmarks.synth.instance import Instance, TaskContext
 from benchmarks.synth.scene import SynthError
@@ -29,17 +30,18 @@ SOURCE_NAME = "SpatialUAV-synth"
 MAX_ATTEMPTS = 100
 DEFAULT_DATA_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
-TASKS: dict[str, Callable[[TaskContext], Instance]] = {
-    "Direction_Recognition": tasks_single.direction_recognition,
-    "BEDI_Clock": tasks_single.bedi_clock,
-    "Distance_Comparison": tasks_single.distance_comparison,
-    "Region_Recognition": tasks_single.region_recognition,
-    "A2A_Camera_Transformation": tasks_pair.camera_transformation,
-    "A2A_Shared_Association": tasks_pair.shared_association,
-    "A2A_Object_Matching": tasks_pair.object_matching,
-    "A2A_Collaboration_Recognition": tasks_multi.collaboration_recognition,
-    "A2A_Occlusion_Removal": tasks_pair.occlusion_removal,
-    "Motion_Understanding": tasks_multi.motion_understanding,
+#: The task types the generator renders (names from the shared vocabulary, ``agent.task_types``).
+TASKS: dict[TaskType, Callable[[TaskContext], Instance]] = {
+    TaskType.DIRECTION_RECOGNITION: tasks_single.direction_recognition,
+    TaskType.BEDI_CLOCK: tasks_single.bedi_clock,
+    TaskType.DISTANCE_COMPARISON: tasks_single.distance_comparison,
+    TaskType.REGION_RECOGNITION: tasks_single.region_recognition,
+    TaskType.A2A_CAMERA_TRANSFORMATION: tasks_pair.camera_transformation,
+    TaskType.A2A_SHARED_ASSOCIATION: tasks_pair.shared_association,
+    TaskType.A2A_OBJECT_MATCHING: tasks_pair.object_matching,
+    TaskType.A2A_COLLABORATION_RECOGNITION: tasks_multi.collaboration_recognition,
+    TaskType.A2A_OCCLUSION_REMOVAL: tasks_pair.occlusion_removal,
+    TaskType.MOTION_UNDERSTANDING: tasks_multi.motion_understanding,
 }
 
 CONVENTIONS = {
