@@ -152,9 +152,9 @@ def test_without_gps_on_both_the_pose_is_the_pixels_own() -> None:
     assert any("pixels only" in note for note in pose.assumptions)
 
 
-def test_without_any_heading_source_distance_is_still_given() -> None:
+def test_without_any_heading_source_only_the_gps_values_are_given() -> None:
     pose = fuse_with_metadata(undecided_pose("no overlap", "ground"), meta(0, 0, None), meta(NORTH_100M, 0, None),
                               [])
-    assert pose.confident and pose.horizontal_m == pytest.approx(100.0, rel=0.01) and pose.heading_deg is None
+    assert not pose.confident and pose.horizontal_m == pytest.approx(100.0, rel=0.01) and pose.heading_deg is None
     assert pose.clock is None and pose.compass_bearing_deg == pytest.approx(0.0, abs=1e-6) and "no heading" in \
         pose.reason

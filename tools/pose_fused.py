@@ -93,8 +93,9 @@ def fuse_with_metadata(vision: RelativePose, meta_a: CameraMetadata | None, meta
     """The pair's pose from GPS, yaw tags and the vision fit ``vision`` (confident or not); see the module doc.
 
     Without metadata or GPS on both photos, ``vision`` is returned (with A's compass heading added when its yaw
-    tag is known). Otherwise the result is confident: distance and compass bearing from GPS; heading change,
-    forward/right, bearing and clock where a heading source exists (``reason`` names what is missing).
+    tag is known). Otherwise distance and compass bearing come from GPS, and heading change, forward/right,
+    bearing and clock from the first heading source that exists; when none does (no yaw tag and the pixels could
+    not decide), the result is not confident, ``reason`` names what is missing and only the GPS values are given.
     ``sources`` names where each value came from.
     """
     base = None if meta_a is None or meta_b is None else gps_baseline(meta_a, meta_b)
@@ -121,14 +122,14 @@ def fuse_with_metadata(vision: RelativePose, meta_a: CameraMetadata | None, meta
         sources["translation"] = "GPS positions in image a's frame"
     if forward is not None:
         bearing = wrap360(math.degrees(math.atan2(right, forward))) if math.hypot(forward, right) > 0 else 0.0
-    missing = [name for name, v in (("heading change", heading), ("image a's heading", frame)) if v is None]
+    missing = [name for name, v in (("heading change", heading), ("image a's heading", forward)) if v is None]
     reason = None if not missing else ("no " + " or ".join(missing) + " (no yaw tag and the pixels could not "
                                        f"decide: {vision.reason}): heading-relative values unknown")
     return replace(vision, heading_deg=heading, heading_signed_deg=None if heading is None else signed_angle(heading),
                    translation_m=None if forward is None else (forward, right, up), horizontal_m=dist,
                    bearing_deg=bearing, clock=None if bearing is None else clock_hour(bearing), scale_known=True,
                    units="m", heading_uncertainty_deg=heading_sigma, translation_uncertainty_m=sigma_t,
-                   confident=True, reason=reason, method=f"fused: distance from GPS, heading change from "
+                   confident=not missing, reason=reason, method=f"fused: distance from GPS, heading change from "
                    f"{heading_src.split(' (')[0]}, vision {vision.method}", assumptions=notes,
                    compass_bearing_deg=azimuth, east_north_m=(east, north), sources=sources)
 
