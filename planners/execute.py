@@ -20,6 +20,7 @@ Operation = Callable[[ToolContext, Program], Awaitable[Evidence]]
 TURN_THRESHOLD_DEG = 12.0  # a heading change at least this large counts as "turned" (hand-held yaw noise ~ 2-5 deg)
 TURNING_MOTION_DEG = 45.0  # total yaw over a sequence from which the motion is described as turning
 METADATA_CONFIDENCE = 0.9  # values read from the file's own tags
+QUALITY_GROUPS = {"exposure": ["low_light", "overexposure"]}  # a question about exposure asks about either
 QUALITY_NAMES = {"blur": "blur (out of focus)", "noise": "noise (grainy)", "low_light": "too dark (underexposed)",
                  "overexposure": "overexposed (too bright)", "fog": "haze (fog)", "occlusion": "occlusion"}
 
@@ -115,7 +116,7 @@ async def quality(ctx: ToolContext, p: Program) -> Evidence:
         expect = p.expect or "any"
         negative = expect.startswith("no_")
         asked = expect.removeprefix("no_")
-        present = bool(labels) if asked == "any" else asked in labels
+        present = bool(set(labels) & set(QUALITY_GROUPS.get(asked, [asked]))) if asked != "any" else bool(labels)
         return found({"value": present != negative}, conf, f"problems found: {', '.join(labels) or 'none'}")
     text = ", ".join(QUALITY_NAMES.get(x, x) for x in labels) or "no quality problem found (clean image)"
     return found({"text": text}, conf)

@@ -48,35 +48,38 @@ C = {
                 r"how many (" + _UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
                 r"\bdisplacement\b|\btranslation\b",
     "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
+                r"how far (off|over) the (ground|deck|surface|terrain)|"
                 r"how far up|\bagl\b|above ground level|"
                 r"\bup\b.*\b(" + _UNIT_RX + r")|(" + _UNIT_RX + r")\s+up\b|height over|\bflying height\b",
     "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
-                 r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side to side|"
-                 r"top to bottom|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
+                 r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
+                 r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
                  r"\bcover(s|ed)? (on the ground|of ground)",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
-           r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per pixel|(one|a|single|each) pixel|pixel size|"
-           r"\bresolution\b",
+           r"(" + _UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (pixel|px)\b|pixel size|"
+           r"\bresolution\b|pixel (spacing|footprint|pitch)",
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
              r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
              r"\b(rank|sort|order)\b.*\b(distance|far)",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
                r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
-               r"shares? (the )?most|shared area|most (area|ground) (in common|with)",
-    "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bred box\b|\bthe box\b|same spot|same place|"
+               r"shares? (the )?most|shared area|most (area|ground) (in common|with)|"
+               r"\bshar(e|es|ing)\b.*\b(most|largest|biggest|greatest)\b|\b(most|largest|biggest|greatest)\b.*"
+               r"\b(shared|in common)\b",
+    "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
-    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
+    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
-               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b",
-    "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top-?down|"
-            r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle",
+               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
+    "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
+            r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle|\bpitch(ed)?\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
@@ -262,7 +265,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
     if n == 1 and not regions and has("direction_wh", t) and re.search(
             r"\b(camera|aircraft|drone|nose|top|upper edge|up|heading|yaw|facing|looking|frame|photo|image)\b", t):
         return make(Ask.COMPASS, [Referent(kind="camera", image=1)], why="compass heading of the photo")
-    if n == 2 and has("direction_wh", t) and (has("motion", t) or re.search(r"\b(taken|shot|captured)\b", t)):
+    if n == 2 and has("direction_wh", t) and (has("motion", t) or re.search(
+            r"\b(taken|shot|captured|snapped|locations?|positions?|spots?|capture points?)\b", t)):
         return make(Ask.COMPASS, _pair_refs(), why="compass direction of image 2's position from image 1's")
     if n == 2 and has("distance", t):
         return make(Ask.DISTANCE, _pair_refs("capture_point"), why="distance between the capture points")
@@ -296,7 +300,8 @@ IMAGE_CENTRE = (r"\b(centre|middle) (point )?of (the|this) ([a-z'-]+ ){0,2}(imag
                 r"orthophoto)|\b(image|photo|picture|frame|tile|shot)('s)? (centre|middle)\b|"
                 r"\b(over|above) the (centre|middle)\b")
 
-POSITIVE_QUALITY = r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b"
+POSITIVE_QUALITY = (r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\bgood enough\b|\busable\b|\bfine\b|"
+                    r"\b(properly|well|correctly) exposed\b")
 
 
 def _anchor(t: str, words: str = r"from|relative to|with respect to|seen from") -> int | None:
@@ -344,7 +349,7 @@ def _names_both(t: str) -> bool:
     """Whether the text speaks of two images (first/second, image 1/2, A/B, 'the other')."""
     named = images_named(t)
     return len(named) >= 2 or bool(re.search(r"\b(two|both|across)\b", t)) or bool(
-        re.search(r"\b(second|other|2|b)\b", t)) and bool(re.search(r"\b(first|1|a|one)\b", t))
+        re.search(r"\b(second|other|2|2nd|b)\b", t)) and bool(re.search(r"\b(first|1|1st|a|one)\b", t))
 
 
 def _conventions(t: str, s) -> Conventions:
@@ -366,7 +371,7 @@ def _conventions(t: str, s) -> Conventions:
         want_all=bool(re.search(r"\b(rank|order|sort|list)\b|from (nearest|closest|farthest) to|all (the )?regions",
                                 t)),
         altitude_m=s.altitude_m, pitch_deg=-90.0 if s.pitch_deg is None and re.search(
-            r"\bnadir\b|straight down|top-?down|vertical|pointing down|ortho(photo|mosaic|image)", t) else s.pitch_deg,
+            r"\bnadir\b|straight down|top[- ]?down|vertical|pointing down|ortho(photo|mosaic|image)", t) else s.pitch_deg,
         focal_mm=s.focal_mm, sensor_width_mm=s.sensor_width_mm, focal_px=s.focal_px,
         ground_width_m=s.ground_width_m, ground_elevation_m=s.ground_elevation_m,
         normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))
@@ -403,13 +408,13 @@ def _count_label(t: str) -> str:
 def _quality_expect(t: str) -> str:
     for label, rx in (("blur", r"blur|focus|sharp"), ("noise", r"nois|grain"),
                       ("low_light", r"underexpos|dark|dim"), ("overexposure", r"overexpos|blown out|too bright|washed[- ]out|faded"),
-                      ("fog", r"haz|fog|mist")):
+                      ("fog", r"haz|fog|mist"), ("exposure", r"expos")):
         if re.search(rx, t):
             return label
     return "any"
 
 
-TILT_NADIR = r"straight down|vertical|\bnadir\b|-90|top-?down|looking down|pointing down"
+TILT_NADIR = r"straight down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down"
 TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir"
 
 

@@ -416,3 +416,21 @@ def test_how_much_ground_a_photo_covers_is_its_footprint():
 
 def test_which_side_of_a_region_names_the_reference_second():
     assert parse_question("Which side of box 2 is box 6 on?", 1).regions() == [6, 2]
+
+
+@pytest.mark.parametrize("ask,n,question", [
+    (Ask.ALTITUDE, 1, "how far off the ground was the quad when it took this"),
+    (Ask.GSD, 1, "what is the size of one px on the ground, in mm?"),
+    (Ask.GSD, 1, "ground pixel spacing of this frame?"),
+    (Ask.FOOTPRINT, 1, "how wide an area does this picture show, side-to-side and top-to-bottom?"),
+    (Ask.TILT, 1, "is it a top down view"),
+    (Ask.TILT, 1, "by how many degrees is the gimbal pitched?"),
+    (Ask.QUALITY, 1, "Is the picture correctly exposed?"),
+    (Ask.COMPASS, 2, "what bearing is the second photo's location from the first's?"),
+    (Ask.OVERLAP, 3, "Which picture shares the largest area with photo 1?"),
+    (Ask.MOTION, 4, "describe the drone's movement across these frames"),
+    (Ask.TRANSFER, 2, "Which box in the 2nd image matches the outlined one in the 1st?"),
+    (Ask.TRANSFER, 2, "Region 4 in image 1 corresponds to which region in image 2?"),
+])
+def test_other_words_for_the_same_quantities(ask, n, question):
+    assert parse_question(question, n).ask == ask
