@@ -188,8 +188,9 @@ def _tentative(method: str, a: WorkingView, b: WorkingView, max_side: int, confi
         t0 = time.perf_counter()
         max_side = min(max_side, LEARNED_MAX_SIDE)
     sa, sb = _working_scale(a, max_side), _working_scale(b, max_side)
-    if method in LEARNED:
-        pa, pb = match_learned(matcher, a.at_side(max_side)[0], b.at_side(max_side)[0])
+    if method in LEARNED:  # seconds of CPU per pair: remembered per pair of image contents, like SIFT's matches
+        pa, pb = remember(("learned", method, max_side, id(matcher)),  # the matcher: one per weights folder
+                          lambda: match_learned(matcher, a.at_side(max_side)[0], b.at_side(max_side)[0]), a, b)
     else:
         pa, pb = _classical_matches(method, a, b, max_side)
     timings[f"{method}_match"] = time.perf_counter() - t0
