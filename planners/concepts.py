@@ -1,0 +1,94 @@
+"""The concepts of the offline parser: how people ask for each quantity, relation and form, written once as
+regular expressions over the normalised vocabulary of ``planners.lexicon`` (for the phenomenon, e.g. how people ask
+for a distance, not for particular questions). ``planners.parse`` combines them with the referents.
+"""
+
+from __future__ import annotations
+
+import re
+
+UNIT_WORDS = {"m": "m", "metres": "m", "metre": "m", "kilometres": "km", "feet": "ft", "foot": "ft", "yards": "yd",
+              "miles": "mi", "centimetres": "cm", "millimetres": "mm", "inches": "in", "inch": "in"}
+UNIT_RX = r"metres?|kilometres|feet|foot|yards|miles|centimetres|millimetres|inch(?:es)?"
+
+# --- concepts: how people ask for each quantity (patterns over normalised text) --------------------------------
+C = {
+    "clock": r"o'?\s?clock|\bclock\b|\bwhat hour\b|\bwhich hour\b|\bhour\b",
+    "compass": r"\bcompass\b|\bcardinal\b|\bnorth|\bsouth|\beast(ward)?\b|\bwest(ward)?\b|true north|8-point|"
+               r"eight-point|\bn, ne\b|\bnw\b|\bne\b",
+    "direction": r"which way|what way|what direction|which direction|\bdirection\b|\bbearing\b|\bheading\b|"
+                 r"\bfac(e|es|ing)\b|\bpoint(ing|ed|s)?\b|\boriented\b|\borientation\b|\bnose\b|\bwhere\b",
+    "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
+             r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
+             r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
+    "same_heading": r"same (heading|direction|orientation|way)|change(d)? (its |the )?heading|changed direction|"
+                    r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"
+                    r"orientation)s?\b|\b(heading|direction|orientation)s?\b.*\bdifferent\b|"
+                    r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
+                    r"change in yaw|\byaw\b",
+    "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
+                r"\b(in|into) (" + UNIT_RX + r")\b|\blength\b|\bleg\b|how much ground|"
+                r"how many (" + UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
+                r"\bdisplacement\b|\btranslation\b",
+    "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
+                r"how far (off|over) the (ground|deck|surface|terrain)|"
+                r"how far up|\bagl\b|above ground level|"
+                r"\bup\b.*\b(" + UNIT_RX + r")|(" + UNIT_RX + r")\s+up\b|height over|\bflying height\b",
+    "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
+                 r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
+                 r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
+                 r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
+                 r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
+                 r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
+                 r"\bcover(s|ed)? (on the ground|of ground)",
+    "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
+           r"(" + UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (pixel|px)\b|pixel size|"
+           r"\bresolution\b|pixel (spacing|footprint|pitch)",
+    "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
+    "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
+             r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
+             r"\b(rank|sort|order)\b.*\b(distance|far)",
+    "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
+               r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
+               r"shares? (the )?most|shared area|most (area|ground) (in common|with)|"
+               r"\bshar(e|es|ing)\b.*\b(most|largest|biggest|greatest)\b|\b(most|largest|biggest|greatest)\b.*"
+               r"\b(shared|in common)\b",
+    "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|same spot|same place|"
+                r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
+    "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
+              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
+    "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
+               r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
+               r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
+               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
+    "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
+            r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle|\bpitch(ed)?\b",
+    "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
+                r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
+                r"what are the\b|\bwhat (is|are) (growing|parked)",
+    "side": r"\b(which|what) side\b|\b(to the |on the )?(left|right)\b|\babove\b|\bbelow\b|\bahead of\b|\bbehind\b|\bin front of\b",
+    "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"
+                   r"\b(standing|stand) at the\b|\bfrom you\b|\bto you\b|\byour (position|view|viewpoint)\b",
+    "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
+                   r"picture|frame|ground|patch|area|scene)|\bhow (wide|tall|long|big) is (the|a|an) (?!drone|aircraft|"
+                   r"camera|uav|image|photo|picture|frame|ground|patch|area|scene)",
+    "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
+                      r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b",
+    "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
+    "camera_info": r"focal length|camera model|which camera|\bexif\b|\bmetadata\b|\bgps\b|lens",
+    "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
+                    r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
+    "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
+                       r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"
+                       r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",
+    "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
+                    r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
+    "how_much": r"how much|how many|by what|what angle|\bangle\b|signed|how far",
+}
+_RX = {k: re.compile(v) for k, v in C.items()}
+PERSON = r"people|persons?|pedestrians?|humans?|men|women|walkers?|heads?"
+NON_COUNT = re.compile(r"how many (" + UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
+
+
+def has(concept: str, text: str) -> bool:
+    return bool(_RX[concept].search(text))
