@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import tools.metadata_read as metadata_read
+import tools.metadata.read as metadata_read
 from tools.camera import CameraMetadata, camera_heading_deg, intrinsics_for, metadata_from_tags, read_metadata
-from tools.metadata_read import TagSet
+from tools.metadata.read import TagSet
 
 # ../shared/data/dji_survey_dev/README.md (exiftool -n): RelAlt, GimbalYaw, GimbalPitch
 DJI = {"DJI_0018": (39.80, 45.0, -89.9), "DJI_0034": (40.00, 44.7, -89.9)}

@@ -1,7 +1,7 @@
 """Camera metadata of any drone or camera vendor, and pinhole intrinsics.
 
-Tags are read by ExifTool (``tools/metadata_read.py``; Pillow when ExifTool is not installed) and interpreted by
-one table of vendor tag names (``tools/metadata_vendors.py``): DJI, Autel, Skydio, Parrot (ANAFI and Sequoia),
+Tags are read by ExifTool (``tools/metadata/read.py``; Pillow when ExifTool is not installed) and interpreted by
+one table of vendor tag names (``tools/metadata/vendors.py``): DJI, Autel, Skydio, Parrot (ANAFI and Sequoia),
 MicaSense, senseFly, plain EXIF GPS. ``CameraMetadata.sources`` names the tag each value came from.
 
 Conventions: angles in degrees; yaw clockwise from north; pitch −90 = nadir (straight down), 0 = horizon;
@@ -18,8 +18,8 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from tools.common import ToolError
-from tools.metadata_read import TagSet, read_tags
-from tools.metadata_vendors import (SENSOR_WIDTH_MM, RULES, first_text, first_value, georeference, number,
+from tools.metadata.read import TagSet, read_tags
+from tools.metadata.vendors import (SENSOR_WIDTH_MM, RULES, first_text, first_value, georeference, number,
                                     sensor_width_from_focal_plane, sensor_width_from_model)
 
 __all__ = ["SENSOR_WIDTH_MM", "CameraMetadata", "Intrinsics", "DEFAULT_HFOV_DEG", "camera_heading_deg",

@@ -2,7 +2,7 @@
 
 ExifTool (Phil Harvey's ``exiftool`` program, run once per file) knows the maker notes and vendor XMP namespaces
 of every common drone and camera (DJI ``XMP-drone-dji``, Pix4D/Parrot/MicaSense ``XMP-Camera``, ``XMP-sensefly``,
-Skydio, Autel, GeoTIFF keys ...), so vendor support is a table of tag names (``tools/metadata_vendors.py``), not
+Skydio, Autel, GeoTIFF keys ...), so vendor support is a table of tag names (``tools/metadata/vendors.py``), not
 parsers.
 ``-n`` gives numbers instead of print conversions (signed decimal degrees in ``Composite:GPSLatitude``).
 

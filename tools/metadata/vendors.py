@@ -1,6 +1,6 @@
 """Which tag gives which camera value, for every common drone and camera vendor: one table, first match wins.
 
-Tags are named as ExifTool names them with ``-G1`` (``tools/metadata_read.py``). Conventions after conversion:
+Tags are named as ExifTool names them with ``-G1`` (``tools/metadata/read.py``). Conventions after conversion:
 yaw = compass bearing of the image's up direction, degrees clockwise from north; pitch −90 = nadir, 0 = horizon;
 altitudes in metres. Vendor conventions (where they differ, the rule converts):
 
