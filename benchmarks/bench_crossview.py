@@ -74,7 +74,7 @@ def occlusion(r: Record, ims: list[str]) -> tuple[bool | None, str]:
 
 
 def camera(r: Record, ims: list[str]) -> tuple[bool | None, str]:
-    from tools.camera import intrinsics_for
+    from tools.geometry.camera import intrinsics_for
     from tools.pose import relative_pose
 
     c = r["meta"]["cameras"][0]  # the question states image 1's altitude, pitch and the hfov (rounded)
@@ -91,7 +91,7 @@ def camera(r: Record, ims: list[str]) -> tuple[bool | None, str]:
 
 
 def distance(r: Record, ims: list[str]) -> tuple[bool | None, str]:
-    from tools.ground import CameraGeometry, rank_by_distance
+    from tools.geometry.ground import CameraGeometry, rank_by_distance
 
     m = r["meta"]
     order = "farthest_first" if m["variant"] == "farthest" else "nearest_first"

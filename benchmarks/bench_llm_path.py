@@ -65,7 +65,7 @@ def expected_tools_answer() -> str:
     answer to check: the server relays it, the benchmark checks that the agent returns it intact)."""
     from PIL import Image
 
-    from tools.clock import clock_direction
+    from tools.geometry.clock import clock_direction
 
     with Image.open(IMAGE) as im:
         hour = clock_direction([10, 10, 60, 60], image_size=im.size).hour

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.synth.camera import PinholeCamera
-from tools.ground import CameraGeometry, rank_by_distance
+from tools.geometry.ground import CameraGeometry, rank_by_distance
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "hit_uav_thermal"

@@ -1,4 +1,4 @@
-"""Single-image camera pitch estimation (``tools/pitch.py``) on renders with known pitch and on real drone photos.
+"""Single-image pitch estimation (``tools/geometry/pitch.py``) on renders with known pitch and on real drone photos.
 
 Run: ``.venv/bin/python -m benchmarks.bench_pitch [--seed 41] [--views 120] [--out docs/figures/pitch.json]``.
 
@@ -31,9 +31,9 @@ from benchmarks.synth.instance import draw_overlay
 from benchmarks.synth.scene import SynthError, footprint_radius, make_scene, place_camera, render_view, sample_spec
 from benchmarks.synth.sources import HIT_UAV_FOCAL_PX, builtin_sources
 from benchmarks.synth.tiers import DEFAULT
-from tools.camera import intrinsics_for, read_metadata
+from tools.geometry.camera import intrinsics_for, read_metadata
 from tools.common import ToolError, jpeg_roundtrip, load_image
-from tools.pitch import estimate_pitch
+from tools.geometry.pitch import estimate_pitch
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

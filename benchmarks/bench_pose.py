@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from benchmarks.synth.camera import (  # noqa: E402
     GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a)
-from tools.camera import Intrinsics, read_metadata  # noqa: E402
+from tools.geometry.camera import Intrinsics, read_metadata  # noqa: E402
 from tools.common import to_jsonable  # noqa: E402
 from tools.pose import pose_from_metadata, relative_pose  # noqa: E402
 

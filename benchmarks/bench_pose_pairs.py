@@ -117,7 +117,7 @@ def real_paths() -> list[tuple[str, Path, Path]]:
 
 def real_pairs() -> list[dict]:
     """Each real pair scored as the agent answers it (fused) and from the pixels alone (diagnostic)."""
-    from tools.camera import read_metadata
+    from tools.geometry.camera import read_metadata
     from tools.pose import relative_pose
 
     rows = []
@@ -185,7 +185,7 @@ def warped_pair(rgb: np.ndarray, centre_a: tuple[float, float], centre_b: tuple[
 
 
 def warped_pairs(n: int, seed: int) -> list[dict]:
-    from tools.camera import intrinsics_for, read_metadata
+    from tools.geometry.camera import intrinsics_for, read_metadata
     from tools.common import load_image
     from tools.pose import relative_pose, wrap360
 

@@ -91,7 +91,7 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
                   focal_px: Focal = None,
                   hfov_deg: Annotated[float | None, Field(description="horizontal field of view, degrees")] = None,
                   use_metadata: bool = True, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.camera import intrinsics_for
+    from tools.geometry.camera import intrinsics_for
     from tools.pose import relative_pose as pose
 
     a, b = ctx.image(image_a), ctx.image(image_b)

@@ -1,4 +1,4 @@
-"""MCP handler for single-photo facts (``tools/photo_geometry.py``). Thin adapter: no geometry here."""
+"""MCP handler for single-photo facts (``tools/geometry/photo_geometry.py``). Thin adapter: no geometry here."""
 
 from __future__ import annotations
 
@@ -57,9 +57,9 @@ def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven 
                    focal_mm: FocalMm = None, sensor_width_mm: SensorMm = None, focal_px: FocalPx = None,
                    ground_width_m: GroundWidth = None, ground_elevation_m: GroundElevation = None,
                    annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.photo_geometry import photo_geometry as geometry
-    from tools.pitch import estimate_pitch
-    from tools.view_cues import sky_at_top
+    from tools.geometry.photo_geometry import photo_geometry as geometry
+    from tools.geometry.pitch import estimate_pitch
+    from tools.geometry.view_cues import sky_at_top
 
     img = ctx.image(image)
     meta = metadata_of(img)

@@ -1,4 +1,4 @@
-"""MCP handler for single-image camera pitch estimation (``tools/pitch.py``). Thin adapter: no geometry here."""
+"""MCP handler for single-image pitch estimation (``tools/geometry/pitch.py``). Thin adapter: no geometry here."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class PitchResult(Result):
 def estimate_pitch(ctx: ToolContext, image: ImageArg, focal_px: Focal = None,
                    hfov_deg: Annotated[float | None, Field(description="horizontal field of view in degrees")] = None,
                    annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.pitch import estimate_pitch as estimate
+    from tools.geometry.pitch import estimate_pitch as estimate
 
     img = ctx.image(image)
     return ToolOutput(estimate(img.rgb, focal_px=focal_px, hfov_deg=hfov_deg).as_dict())

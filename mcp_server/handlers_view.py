@@ -58,7 +58,7 @@ def clock_direction(ctx: ToolContext, target: Point, image: ImageArg | None = No
                     image_size: Annotated[list[int] | None, Field(description="[width, height] in pixels")] = None,
                     anchor: Point | None = None, heading_deg: float = 0.0,
                     rounding: Literal["nearest", "floor"] = "nearest", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.clock import clock_direction as clock
+    from tools.geometry.clock import clock_direction as clock
 
     img = ctx.image(image) if image is not None else None
     size = tuple(img.size) if img is not None else (tuple(image_size) if image_size else None)
@@ -86,7 +86,7 @@ class RankResult(Result):
 
 def camera_for(img: LoadedImage, altitude_m: float | None, pitch_deg: float | None, focal_px: float | None) -> Any:
     """Ground-plane camera for an image: known values from the caller, documented defaults for the rest."""
-    from tools.ground import CameraGeometry
+    from tools.geometry.ground import CameraGeometry
 
     w, h = img.size
     cam = CameraGeometry.assumed_for(w, h, altitude_m=altitude_m, pitch_deg=pitch_deg)
@@ -104,7 +104,7 @@ def rank_by_distance(ctx: ToolContext, image: ImageArg, regions: list[RegionArg]
                      pitch_deg: Pitch = None, focal_px: Focal = None,
                      order: Literal["nearest_first", "farthest_first"] = "nearest_first",
                      annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.ground import rank_by_distance as rank
+    from tools.geometry.ground import rank_by_distance as rank
 
     img = ctx.image(image)
     cam = camera_for(img, altitude_m, pitch_deg, focal_px)
@@ -137,7 +137,7 @@ def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
            conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
            tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.detect import detect_report, grid_location
-    from tools.photo_geometry import photo_geometry
+    from tools.geometry.photo_geometry import photo_geometry
 
     img = ctx.image(image)
     geo = photo_geometry(metadata_of(img))
@@ -189,8 +189,8 @@ class MeasureResult(Result):
           result=MeasureResult)  # fmt: skip
 def measure_objects(ctx: ToolContext, image: ImageArg, boxes: list[Box], altitude_m: Altitude = None,
                     pitch_deg: Pitch = None, focal_px: Focal = None, annotate: AnnotateArg = False) -> ToolOutput:
-    from tools.depth import depth_from_ground_plane, estimate_depth
-    from tools.pointcloud import clock_between, measure_object, separation
+    from tools.geometry.depth import depth_from_ground_plane, estimate_depth
+    from tools.geometry.pointcloud import clock_between, measure_object, separation
 
     if not boxes:
         raise RequestError("measure_objects needs at least one box")
@@ -251,7 +251,7 @@ class CameraResult(Result):
     heading (deg clockwise from north). For altitude, GSD, footprint, tilt or heading answers use photo_geometry.""",
           result=CameraResult, can_annotate=False)  # fmt: skip
 def camera_metadata(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
-    from tools.camera import camera_heading_deg, intrinsics_for
+    from tools.geometry.camera import camera_heading_deg, intrinsics_for
 
     img = ctx.image(image)
     meta = metadata_of(img)

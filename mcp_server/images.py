@@ -245,7 +245,7 @@ def encode_base64(path_or_bytes: str | Path | bytes, mime: str | None = None) ->
 
 def metadata_of(img: LoadedImage) -> Any:
     """EXIF/XMP metadata of a loaded image (base64 input is written to a temporary file for the reader)."""
-    from tools.camera import read_metadata
+    from tools.geometry.camera import read_metadata
 
     if img.path is not None:
         return read_metadata(img.path)

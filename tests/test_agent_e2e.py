@@ -7,7 +7,6 @@ by ``benchmarks.synth``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -57,7 +56,6 @@ def test_distance_ranking_on_real_nadir_frame(agent):
     assert far.text == f"Region {REGIONS['nearest_first'][-1]}"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tools.clock") is None, reason="tools.clock has not landed yet")
 @pytest.mark.parametrize("rid", sorted(REGIONS["truth"]))
 def test_clock_on_real_nadir_frame(agent, rid):
     a = agent.ask([EXAMPLES / "regions_nadir.png"], f"Where is region {rid} from the drone, as a clock direction?")
@@ -73,9 +71,7 @@ def test_semantic_question_abstains_honestly(agent):
 def test_rendered_instances_are_answered_or_abstained_never_wrong(agent, tmp_path):
     from benchmarks.synth.generate import generate
 
-    tasks = ["Distance_Comparison", "A2A_Camera_Transformation"]
-    if importlib.util.find_spec("tools.clock") is not None:
-        tasks.append("Direction_Recognition")
+    tasks = ["Distance_Comparison", "A2A_Camera_Transformation", "Direction_Recognition"]
     ann = generate(tasks, 2, 11, tmp_path, progress=False)
     answered = 0
     for line in ann.read_text().splitlines():

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.camera import (DEFAULT_HFOV_DEG, CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for,
+from tools.geometry.camera import (DEFAULT_HFOV_DEG, CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for,
                           read_metadata)
 from tools.common import ToolError
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tools.clock import clock_direction, clock_from_angle, ground_bearing_clock, open3d_clock, point_of
+from tools.geometry.clock import clock_direction, clock_from_angle, ground_bearing_clock, open3d_clock, point_of
 from tools.common import ToolError
 
 
@@ -70,7 +70,7 @@ def test_one_clock_rule_everywhere():
     """Halves round up to the next hour in every module that turns an angle into an hour (Python's round() would
     give 12 for 15 deg and 2 for 75 deg)."""
     from benchmarks.synth.instance import clock_hour as synth_hour
-    from tools.clock import clock_from_angle
+    from tools.geometry.clock import clock_from_angle
     from tools.pose import clock_hour as pose_hour
 
     for angle, hour in ((15.0, 1), (75.0, 3), (345.0, 12), (-15.0, 12), (195.0, 7)):

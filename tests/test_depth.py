@@ -16,9 +16,9 @@ import pytest
 from agent.config import Config, MissingWeightsError
 from benchmarks.synth.camera import PinholeCamera
 from tools.common import ToolError
-from tools.depth import OnnxDepth, TorchScriptDepth, depth_from_ground_plane, estimate_depth
-from tools.ground import CameraGeometry
-from tools.pointcloud import (
+from tools.geometry.depth import OnnxDepth, TorchScriptDepth, depth_from_ground_plane, estimate_depth
+from tools.geometry.ground import CameraGeometry
+from tools.geometry.pointcloud import (
     clock_between,
     measure_object,
     object_points,

@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import ToolError
-from tools.ground import (
+from tools.geometry.ground import (
     DEFAULT_PITCH_DEG,
     CameraGeometry,
     distance_from_drone,

@@ -197,7 +197,7 @@ def test_camera_metadata_reads_the_dji_exif(scene):
 
 
 def test_pose_from_metadata_equals_the_tool_called_directly(scene):
-    from tools.camera import read_metadata
+    from tools.geometry.camera import read_metadata
     from tools.common import to_jsonable
     from tools.pose import pose_from_metadata
 
@@ -302,7 +302,6 @@ def test_per_call_timeout_stops_the_worker_and_the_server_recovers(scene):
 
 
 def test_clock_direction_image_plane_convention(scene):
-    pytest.importorskip("tools.clock", reason="tools/clock.py not written yet")
     cfg = scene["config"]
     # Anchor = image centre (200, 200), 12 o'clock = image up, 3 o'clock = right (SpatialUAV/BEDI convention).
     right = run(cfg, "clock_direction", {"target": [350, 200], "image": str(scene["root"] / "a.png"), "annotate": True})

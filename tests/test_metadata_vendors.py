@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import tools.metadata.read as metadata_read
-from tools.camera import CameraMetadata, camera_heading_deg, intrinsics_for, metadata_from_tags, read_metadata
+from tools.geometry.camera import CameraMetadata, camera_heading_deg, intrinsics_for, metadata_from_tags, read_metadata
 from tools.metadata.read import TagSet
 
 # ../shared/data/dji_survey_dev/README.md (exiftool -n): RelAlt, GimbalYaw, GimbalPitch

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-PACKAGES = ["tools.metadata"]
+PACKAGES = ["tools.metadata", "tools.geometry"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -13,9 +13,9 @@ import anyio
 import pytest
 
 from agent.config import Config
-from tools.camera import CameraMetadata, read_metadata
+from tools.geometry.camera import CameraMetadata, read_metadata
 from tools.common import ToolError
-from tools.photo_geometry import photo_geometry
+from tools.geometry.photo_geometry import photo_geometry
 
 # ../shared/data/dji_survey_dev/README.md: RelAlt, GimbalYaw; FC300S focal 3.61 mm, 1/2.3" sensor 6.17 mm wide.
 DJI = {"DJI_0018": (39.80, 45.0), "DJI_0019": (40.10, 42.8), "DJI_0020": (40.10, 44.2), "DJI_0035": (40.00, 45.3)}
@@ -147,7 +147,7 @@ def test_mcp_tool_reports_the_planner_fields(shared_data: Path) -> None:
 
 def test_sky_in_view_makes_an_oblique_view_of_unknown_pitch(shared_data: Path) -> None:
     from tools.common import load_image
-    from tools.view_cues import sky_at_top
+    from tools.geometry.view_cues import sky_at_top
 
     path = shared_data / "opencv_aero" / "aero3.jpg"  # README: oblique aerial photo, no metadata
     rgb = load_image(path)

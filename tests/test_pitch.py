@@ -1,4 +1,4 @@
-"""Single-image pitch estimation (tools/pitch.py): truth from exact renders of real orthophotos (benchmarks/synth)."""
+"""tools/geometry/pitch.py: truth from exact renders of real orthophotos (benchmarks/synth)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from benchmarks.synth.sources import builtin_sources
 from benchmarks.synth.tiers import DEFAULT
 from planners.plans import INTERVAL_STEP_DEG, _interval_pitches
 from tools.common import ToolError
-from tools.pitch import PITCH_GRID_DEG, _gray, estimate_pitch
-from tools.pitch_aniso import aniso_cost_curve, tile_spectra
+from tools.geometry.pitch import PITCH_GRID_DEG, _gray, estimate_pitch
+from tools.geometry.pitch_aniso import aniso_cost_curve, tile_spectra
 
 
 def _views(data: Path, pitch: float, n: int, seed: int) -> list[tuple[np.ndarray, float, float]]:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a
-from tools.camera import CameraMetadata, Intrinsics, read_metadata
+from tools.geometry.camera import CameraMetadata, Intrinsics, read_metadata
 from tools.common import ToolError
 from tools.pose import (PoseSetup, camera_rotation, clock_hour, ground_from_pixels, pitches_from_homography,
                         pixels_from_ground, pose_from_correspondences, pose_from_metadata, relative_pose,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.camera import CameraMetadata, read_metadata
+from tools.geometry.camera import CameraMetadata, read_metadata
 from tools.pose import pose_from_metadata, relative_pose
 
 R_EARTH = 6371008.8

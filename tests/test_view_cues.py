@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tools.common import ToolError, load_image
-from tools.view_cues import sky_at_top
+from tools.geometry.view_cues import sky_at_top
 
 
 def _paths(shared_data: Path) -> tuple[list[Path], list[Path]]:

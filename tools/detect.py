@@ -239,7 +239,7 @@ def _count_reliability(rgb: np.ndarray, raw_names: dict[int, str], aerial: bool)
     Only the shipped fall-detection weights are judged (their classes are {Normal, Fall}): they were trained on
     ground-level RGB photos of people, so grey/thermal frames and drone photos are outside what they know.
     """
-    from tools.pitch import is_single_channel
+    from tools.geometry.pitch import is_single_channel
 
     if not {str(v).lower() for v in raw_names.values()} <= PERSON_ALIASES:
         return True, None

@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tools.camera import CameraMetadata, Intrinsics, intrinsics_for, read_metadata
+from tools.geometry.camera import CameraMetadata, Intrinsics, intrinsics_for, read_metadata
 from tools.common import ToolError, image_size
 from tools.pose_fused import fuse_with_metadata
 from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)

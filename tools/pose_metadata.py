@@ -2,7 +2,7 @@
 
 The horizontal baseline is the WGS84 geodesic between the two GPS fixes (pyproj ``Geod.inv``: distance and the
 azimuth from A to B, clockwise from north), split into local east/north metres. Headings are the compass bearings
-of each image's up direction (``tools.camera.camera_heading_deg``: gimbal/camera yaw of any vendor, else the
+of each image's up direction (``tools.geometry.camera.camera_heading_deg``: gimbal/camera yaw of any vendor, else the
 aircraft's yaw). Conventions as in ``tools/pose.py``: translation (forward, right, up) in A's heading frame.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tools.camera import CameraMetadata, camera_heading_deg
+from tools.geometry.camera import CameraMetadata, camera_heading_deg
 from tools.common import ToolError
 from tools.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
                               signed_angle, undecided_pose, wrap360)

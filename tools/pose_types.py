@@ -64,9 +64,10 @@ def wrap360(deg: float) -> float:
 
 
 def clock_hour(bearing_deg: float) -> int:
-    """Clock hour of a bearing (clockwise from 12 o'clock): the project's one rule, ``tools.clock.clock_from_angle``
-    (nearest hour, halves up: 15 deg is 1 o'clock, not Python's round-half-even 12)."""
-    from tools.clock import clock_from_angle
+    """Clock hour of a bearing (clockwise from 12 o'clock): the project's one rule,
+    ``tools.geometry.clock.clock_from_angle`` (nearest hour, halves up: 15 deg is 1 o'clock, not Python's
+    round-half-even 12)."""
+    from tools.geometry.clock import clock_from_angle
 
     return clock_from_angle(bearing_deg)
 

@@ -173,8 +173,8 @@ def clock_angle_deg(centre_px: np.ndarray, target_px: np.ndarray) -> float:
 
 
 def clock_hour(angle_deg: float) -> int:
-    """Nearest hour of a clock angle (0 → 12): the project's one rule, ``tools.clock.clock_from_angle``."""
-    from tools.clock import clock_from_angle
+    """Nearest hour of a clock angle (0 → 12): the project's one rule, ``tools.geometry.clock.clock_from_angle``."""
+    from tools.geometry.clock import clock_from_angle
 
     return clock_from_angle(angle_deg)
 

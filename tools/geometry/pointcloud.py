@@ -1,7 +1,7 @@
 """Depth map + intrinsics → 3-D points, object measurements, separations and clock directions.
 
 Points are in the OpenCV camera frame (x right, y down, z along the optical axis, metres when the depth is metric).
-Depth is z-depth (see ``tools/depth.py``). "Up" is world up expressed in the camera frame: ``(0, -1, 0)`` for a
+Depth is z-depth (see ``tools/geometry/depth.py``). "Up" is world up expressed in the camera frame: ``(0, -1, 0)`` for a
 level camera (the default), ``CameraGeometry.up_in_camera`` for a pitched one, ``(0, 0, -1)`` for nadir.
 A region is a box ``[x1, y1, x2, y2]`` in pixels or a bool mask of the depth map's shape.
 """
@@ -174,6 +174,6 @@ def clock_between(a: ObjectMeasure, b: ObjectMeasure, heading_deg: float = 0.0) 
     fwd, right = ground_offset(a, b)
     if math.hypot(fwd, right) < 1e-9:
         raise ToolError("the two objects are at the same ground position: no clock direction")
-    from tools.clock import clock_from_angle
+    from tools.geometry.clock import clock_from_angle
 
     return clock_from_angle(math.degrees(math.atan2(right, fwd)) - heading_deg)

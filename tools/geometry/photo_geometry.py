@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from tools.camera import CameraMetadata, camera_heading_deg, intrinsics_for
+from tools.geometry.camera import CameraMetadata, camera_heading_deg, intrinsics_for
 from tools.common import ToolError
 
 NADIR_TOLERANCE_DEG = 10.0  # |pitch + 90| at or below this is a nadir view
@@ -36,8 +36,8 @@ ALTITUDE_TAGS = "RelativeAltitude, AboveGroundAltitude, senseFly Height"
 HEADING_TAGS = "GimbalYawDegree, Camera:Yaw, senseFly Heading, GPSImgDirection, FlightYawDegree"
 PITCH_TAGS = "GimbalPitchDegree, Camera:Pitch, senseFly PitchAngle"
 
-PitchEstimator = Callable[[float | None], Any]  # focal_px -> tools.pitch.PitchEstimate
-SkyCheck = Callable[[], bool]  # True when the image shows sky above a horizon (tools.view_cues.sky_at_top)
+PitchEstimator = Callable[[float | None], Any]  # focal_px -> tools.geometry.pitch.PitchEstimate
+SkyCheck = Callable[[], bool]  # True when the image shows sky above a horizon (tools.geometry.view_cues.sky_at_top)
 
 
 @dataclass

@@ -1,11 +1,12 @@
 """Camera pitch of one downward-looking image over roughly flat ground, from two texture cues: the gradient of
 texture scale down the rows, and the foreshortening (vertical vs horizontal texture scale) within each strip.
 
-Model (pinhole, roll ≈ 0, conventions of :mod:`tools.ground`: pitch −90 = nadir, 0 = horizon). A ground point seen
-at image row ``v`` (pixels below the principal point) lies at depth ``Z(v) ∝ 1 / (v − v_h)`` with the horizon row
-``v_h = −f·tan(δ)``, ``δ = −pitch`` the depression angle. The horizontal magnification of the ground along a row
-is ``f / Z(v) ∝ v − v_h``: linear in the row and constant along it. So the texture of a horizontal strip at row
-``v`` is the texture at the reference row ``v₀`` stretched horizontally by ``m(v) = (v − v_h) / (v₀ − v_h)``.
+Model (pinhole, roll ≈ 0, conventions of :mod:`tools.geometry.ground`: pitch −90 = nadir, 0 = horizon).
+A ground point seen at image row ``v`` (pixels below the principal point) lies at depth ``Z(v) ∝ 1 / (v − v_h)``
+with the horizon row ``v_h = −f·tan(δ)``, ``δ = −pitch`` the depression angle. The horizontal magnification of
+the ground along a row is ``f / Z(v) ∝ v − v_h``: linear in the row and constant along it. So the texture of a
+horizontal strip at row ``v`` is the texture at the reference row ``v₀`` stretched horizontally by
+``m(v) = (v − v_h) / (v₀ − v_h)``.
 
 Scale-gradient cue. Each horizontal strip gets a row-wise 1-D power spectrum of its horizontal intensity profile
 (median over column tiles, robust to drawn overlays), log-binned in frequency. Stretching by ``m`` shifts the log
@@ -14,7 +15,7 @@ strip. For every candidate pitch the strips' spectra are moved back to the refer
 (mean squared residual after removing each strip's offset, over overlapping frequencies) is the cost. Information
 comes from the spectrum's departures from a pure power law (characteristic sizes of ground features).
 
-Foreshortening cue (:mod:`tools.pitch_aniso`). Isotropic ground texture seen along a ray of depression φ(v) is
+Foreshortening cue (:mod:`tools.geometry.pitch_aniso`). Isotropic ground texture seen along a ray of depression φ(v) is
 compressed vertically by ``sin φ(v) · √(f² + v²) / f`` relative to horizontally; a strip's row and column spectra
 share its contrast, so their relation fixes φ(v) even for a pure power-law texture. The two costs are added; the
 estimate is the minimum of the sum.
@@ -45,8 +46,8 @@ import cv2
 import numpy as np
 
 from tools.common import ToolError
-from tools.ground import DEFAULT_HFOV_DEG
-from tools.pitch_aniso import aniso_cost_curve, spectral_slope, tile_spectra
+from tools.geometry.ground import DEFAULT_HFOV_DEG
+from tools.geometry.pitch_aniso import aniso_cost_curve, spectral_slope, tile_spectra
 
 MAX_WIDTH_PX = 1024  # larger images are area-downsampled to this width first (focal length scaled alike)
 N_STRIPS = 8  # horizontal strips whose texture scale is compared
@@ -236,7 +237,7 @@ def _best(costs: np.ndarray) -> tuple[float, float, float]:
 def _term_costs(v: np.ndarray, spectra: list[Spectra], aniso: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
                 focal_px: float, tiles: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
     """Per candidate pitch, over the column tiles ``tiles``: the scale-gradient cost (row spectra across strips) and
-    the foreshortening cost (row vs column spectra within each strip, :mod:`tools.pitch_aniso`)."""
+    the foreshortening cost (row vs column spectra within each strip, :mod:`tools.geometry.pitch_aniso`)."""
     scale = _cost_curve(v, [(sp, np.median(sp.logp[:, tiles], axis=1)) for sp in spectra], focal_px)
     va, log_f, x, y = aniso
     fore = aniso_cost_curve(va, log_f, np.median(x[:, tiles], axis=1), np.median(y[:, tiles], axis=1), focal_px,
@@ -286,8 +287,8 @@ def estimate_pitch(image: np.ndarray, focal_px: float | None = None, hfov_deg: f
     """Camera pitch (deg, −90 = nadir) of an RGB/grey image of roughly flat ground, roll assumed ≈ 0.
 
     ``focal_px`` (pixels of the given image) wins over ``hfov_deg``; with neither, the 73.7° default horizontal FOV
-    of :mod:`tools.ground` is assumed (``focal_assumed``) and the interval also holds the estimates made with the
-    ends of ASSUMED_HFOV_RANGE_DEG. The principal point is taken at the image centre.
+    of :mod:`tools.geometry.ground` is assumed (``focal_assumed``) and the interval also holds the estimates made
+    with the ends of ASSUMED_HFOV_RANGE_DEG. The principal point is taken at the image centre.
     """
     t0 = time.perf_counter()
     img = np.asarray(image)

@@ -20,7 +20,7 @@ import numpy as np
 
 from agent.config import Config
 from tools.common import ToolError, load_image
-from tools.ground import CameraGeometry
+from tools.geometry.ground import CameraGeometry
 
 IMAGENET_MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 IMAGENET_STD = np.array([0.229, 0.224, 0.225], np.float32)

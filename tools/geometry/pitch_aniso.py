@@ -1,4 +1,4 @@
-"""Foreshortening term of the single-image pitch estimate (:mod:`tools.pitch`): vertical versus horizontal texture
+"""Foreshortening term of the single-image pitch estimate (:mod:`tools.geometry.pitch`): vertical vs. horizontal texture
 scale within each strip.
 
 Model. At image row ``v`` (px below the principal point) the ray's depression angle is ``φ(v) = δ + atan(v / f)``.
@@ -9,14 +9,14 @@ column profiles ``Y(l)`` (log power over log frequency ``l``) are then one funct
 ``X(l) − Y(l − ln A) + ln A = 0`` (the projection of an elliptically stretched 2-D spectrum onto either axis; the
 ``+ ln A`` is the level the stretch moves, and both axes share the strip's contrast, so no free offset is left).
 That holds for a pure power-law texture too (its level, not its shape, then carries ln A), which is why this term
-constrains the pitch where the scale gradient down the rows (tools/pitch.py) cannot: there each strip's contrast
-is a free offset, so only departures from a power law help.
+constrains the pitch where the scale gradient down the rows (tools/geometry/pitch.py) cannot: there each strip's
+contrast is a free offset, so only departures from a power law help.
 
 Measurement: square TILE_PX tiles (the same window length along both axes keeps the two spectra comparable),
 per tile the mean row-profile and column-profile spectra, log-binned, median over the tiles of a strip.
 
 Failure mode: ground texture that is anisotropic over the whole frame (crop rows, one road direction) reads as a
-wrong φ; the cost's depth and the two tile halves' agreement (tools/pitch.py) are what flag it.
+wrong φ; the cost's depth and the two tile halves' agreement (tools/geometry/pitch.py) are what flag it.
 """
 
 from __future__ import annotations
