@@ -22,9 +22,9 @@ from typing import Any, Callable
 
 from agent.task_types import TaskType
 from planners.plans import PITCH_SWEEP_DEG
-from tools import association as A
+import tools.views.association as A
 from tools.common import load_image
-from tools.matching import match_views
+from tools.views.matching import match_views
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "crossview.json"
 Record = dict[str, Any]
@@ -75,7 +75,7 @@ def occlusion(r: Record, ims: list[str]) -> tuple[bool | None, str]:
 
 def camera(r: Record, ims: list[str]) -> tuple[bool | None, str]:
     from tools.geometry.camera import intrinsics_for
-    from tools.pose import relative_pose
+    from tools.views.pose import relative_pose
 
     c = r["meta"]["cameras"][0]  # the question states image 1's altitude, pitch and the hfov (rounded)
     intr = tuple(intrinsics_for(c["width"], c["height"], hfov_deg=round(c["hfov_deg"])) for _ in range(2))
@@ -114,7 +114,7 @@ TASKS: dict[TaskType, Callable[[Record, list[str]], tuple[bool | None, str]]] = 
 
 def motion(records: list[Record], root: Path) -> dict[str, float]:
     from benchmarks.judge import default_judge
-    from tools.motion import ego_motion
+    from tools.views.motion import ego_motion
 
     judge, sims, secs = default_judge(), [], []
     for r in records:

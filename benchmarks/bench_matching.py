@@ -1,4 +1,4 @@
-"""Speed and accuracy of tools.matching / tools.motion on this machine; writes docs/figures/matching.json.
+"""Speed and accuracy of tools.views.matching / tools.views.motion on this machine; writes docs/figures/matching.json.
 
 Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.bench_matching [--quick]``.
 Targets (issue #3): two 1920x1080 images, classical ≤ 1.5 s median, learned ≤ 6 s median; a 16-frame sequence
@@ -21,8 +21,8 @@ import numpy as np
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import load_image
-from tools.matching import corners, match_views, warp_points
-from tools.motion import ego_motion
+from tools.views.matching import corners, match_views, warp_points
+from tools.views.motion import ego_motion
 from benchmarks.figures import write_figures
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Accuracy of ``tools.pose.relative_pose`` on rendered pairs with known poses and on real DJI pairs.
+"""Accuracy of ``tools.views.pose.relative_pose`` on rendered pairs with known poses and on real DJI pairs.
 
 Rendered pairs: real DJI survey photos (``../shared/data/dji_survey_dev``) are used as north-up ground textures
 (their ground sample distance is *declared* per pair, ≈ the rendered one, so that 30–120 m altitudes fit); two
@@ -29,10 +29,10 @@ os.environ.setdefault("YOLO_OFFLINE", "true")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from benchmarks.synth.camera import (  # noqa: E402
-    GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a)
+                                     GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a)
 from tools.geometry.camera import Intrinsics, read_metadata  # noqa: E402
 from tools.common import to_jsonable  # noqa: E402
-from tools.pose import pose_from_metadata, relative_pose  # noqa: E402
+from tools.views.pose import pose_from_metadata, relative_pose  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DJI = ROOT.parent / "shared" / "data" / "dji_survey_dev" / "images"

@@ -1,5 +1,5 @@
 """Camera transformation (heading within 10 deg and horizontal translation within 10 m) and pair clock accuracy of
-the pair pose (``tools.pose.relative_pose``: GPS baseline fused with the pixels' heading change, else the yaw tags)
+the pair pose (``tools.views.pose.relative_pose``: GPS baseline fused with the pixels' heading change, else the yaw tags)
 on pairs built from public drone photos.
 
 Three kinds of pairs, each with a truth that does not come from the code under test:
@@ -49,7 +49,7 @@ def garfield_path(n: str) -> Path:
 
 def clock_ok(true_bearing: float, hour: int | None) -> bool:
     """The scorer's clock rule: exact hour, or a neighbour when the truth is near the boundary."""
-    from tools.pose import clock_hour
+    from tools.views.pose import clock_hour
 
     if hour is None:
         return False
@@ -118,7 +118,7 @@ def real_paths() -> list[tuple[str, Path, Path]]:
 def real_pairs() -> list[dict]:
     """Each real pair scored as the agent answers it (fused) and from the pixels alone (diagnostic)."""
     from tools.geometry.camera import read_metadata
-    from tools.pose import relative_pose
+    from tools.views.pose import relative_pose
 
     rows = []
     for name, pa, pb in real_paths():
@@ -147,7 +147,7 @@ def rotated_copy(src: Path, dst: Path, turns: int) -> Path:
 
 def edited_pairs() -> list[dict]:
     """Real pairs whose photo A or B is a rotated copy with the original tags (the edited-file trap)."""
-    from tools.pose import relative_pose
+    from tools.views.pose import relative_pose
 
     cases = [("dji 0018-0019", 1, 0), ("dji 0034-0035", 0, 1), ("sequoia 0157-0158", 0, 3),
              ("dji 0019-0020", 2, 0), ("sequoia 0137-0157", 3, 0)]
@@ -187,7 +187,7 @@ def warped_pair(rgb: np.ndarray, centre_a: tuple[float, float], centre_b: tuple[
 def warped_pairs(n: int, seed: int) -> list[dict]:
     from tools.geometry.camera import intrinsics_for, read_metadata
     from tools.common import load_image
-    from tools.pose import relative_pose, wrap360
+    from tools.views.pose import relative_pose, wrap360
 
     rng = np.random.default_rng(seed)
     sources = [DATA / "dji_survey_dev" / "images" / f"DJI_00{k}.JPG" for k in ("18", "20", "35")]

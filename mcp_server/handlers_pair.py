@@ -30,7 +30,7 @@ class MatchResultModel(Result):
 
 
 def _match(ctx: ToolContext, a: LoadedImage, b: LoadedImage, method: str = "auto") -> Any:
-    from tools.matching import match_views
+    from tools.views.matching import match_views
 
     return match_views(a.source, b.source, method=method, config=ctx.config)  # decoded at working size, cached
 
@@ -61,7 +61,7 @@ def _pose_data(pose: Any) -> dict[str, Any]:
     data = to_jsonable(pose)
     missing = [k for k in POSE_FIELDS if k not in data]
     if missing:
-        raise RuntimeError(f"tools.pose result lacks {missing}")
+        raise RuntimeError(f"tools.views.pose result lacks {missing}")
     return data
 
 
@@ -92,7 +92,7 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
                   hfov_deg: Annotated[float | None, Field(description="horizontal field of view, degrees")] = None,
                   use_metadata: bool = True, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
     from tools.geometry.camera import intrinsics_for
-    from tools.pose import relative_pose as pose
+    from tools.views.pose import relative_pose as pose
 
     a, b = ctx.image(image_a), ctx.image(image_b)
     intr = None
@@ -114,7 +114,7 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
           result=PoseResult)  # fmt: skip
 def pose_from_metadata(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
                        annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.pose import pose_from_metadata as pose
+    from tools.views.pose import pose_from_metadata as pose
 
     a, b = ctx.image(image_a), ctx.image(image_b)
     data = _pose_data(pose(metadata_of(a), metadata_of(b)))
@@ -144,7 +144,7 @@ def _regions(img: LoadedImage, given: list[RegionArg] | None) -> list[tuple[int,
     questions (answer "a-b, ...").""", images=("image_a", "image_b"), result=AssociateResult)  # fmt: skip
 def associate_regions(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, regions_a: list[RegionArg] | None = None,
                       regions_b: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput:
-    from tools.association import associate_regions as associate
+    from tools.views.association import associate_regions as associate
 
     a, b = ctx.image(image_a), ctx.image(image_b)
     ra, rb = _regions(a, regions_a), _regions(b, regions_b)
@@ -178,7 +178,7 @@ class VisibilityResult(Result):
           result=VisibilityResult)  # fmt: skip
 def region_visibility(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
                       regions_a: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.association import region_visibility as visibility
+    from tools.views.association import region_visibility as visibility
 
     a, b = ctx.image(image_a), ctx.image(image_b)
     ra = _regions(a, regions_a)
@@ -210,8 +210,8 @@ def transfer_box(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, bbox: B
                  outline: Annotated[Literal["box", "ellipse"], Field(description="warp the box itself (hull) or the "
                                     "ellipse inscribed in it (object of unknown orientation)")] = "box",
                  annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.association import transfer_box as transfer
-    from tools.association import visible_in
+    from tools.views.association import transfer_box as transfer
+    from tools.views.association import visible_in
 
     a, b = ctx.image(image_a), ctx.image(image_b)
     box = check_box(bbox)
@@ -241,7 +241,7 @@ class RankViewsResult(Result):
           can_annotate=False)  # fmt: skip
 def rank_candidate_views(ctx: ToolContext, image: ImageArg, candidates: list[ImageArg], method: MatchMethod = "auto",
                          annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.association import rank_candidate_views as rank
+    from tools.views.association import rank_candidate_views as rank
 
     if not candidates:
         raise RequestError("rank_candidate_views needs at least one candidate image")
@@ -280,7 +280,7 @@ class EgoMotionResult(Result):
     Understanding questions.""", images=("images",), result=EgoMotionResult, can_annotate=True)  # fmt: skip
 def ego_motion(ctx: ToolContext, images: list[ImageArg], altitude_m: Altitude = None,
                annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.motion import ego_motion as motion
+    from tools.views.motion import ego_motion as motion
 
     if len(images) < 2:
         raise RequestError(f"ego_motion needs at least 2 ordered frames, got {len(images)}")

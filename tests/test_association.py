@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
-from tools.association import (associate_regions, patch_ncc, rank_candidate_views, region_visibility, transfer_box,
-                               view_overlap,
-                               visible_in)
+from tools.views.association import (associate_regions, patch_ncc, rank_candidate_views, region_visibility,
+                                     transfer_box, view_overlap, visible_in)
 from tools.common import ToolError, load_image
-from tools.matching import match_views
+from tools.views.matching import match_views
 
 YELL = "deepforest_neon/2019_YELL_2_541000_4977000_image_crop"
 

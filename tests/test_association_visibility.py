@@ -12,7 +12,7 @@ from benchmarks.synth.camera import PinholeCamera
 from benchmarks.synth.generate import make_instance
 from benchmarks.synth.sources import builtin_sources
 from benchmarks.synth.tiers import DEFAULT
-from tools.association import region_visibility
+from tools.views.association import region_visibility
 from tools.common import jpeg_roundtrip
 
 SIZE = (960, 540)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tools.geometry.camera import (DEFAULT_HFOV_DEG, CameraMetadata, Intrinsics, camera_heading_deg, intrinsics_for,
-                          read_metadata)
+                                   read_metadata)
 from tools.common import ToolError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dji"

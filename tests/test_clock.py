@@ -71,7 +71,7 @@ def test_one_clock_rule_everywhere():
     give 12 for 15 deg and 2 for 75 deg)."""
     from benchmarks.synth.instance import clock_hour as synth_hour
     from tools.geometry.clock import clock_from_angle
-    from tools.pose import clock_hour as pose_hour
+    from tools.views.pose import clock_hour as pose_hour
 
     for angle, hour in ((15.0, 1), (75.0, 3), (345.0, 12), (-15.0, 12), (195.0, 7)):
         assert clock_from_angle(angle) == pose_hour(angle) == synth_hour(angle) == hour

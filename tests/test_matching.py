@@ -11,7 +11,7 @@ import pytest
 from agent.config import Config, MissingWeightsError
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import ToolError, load_image
-from tools.matching import corners, homography_problem, log10_nfa, match_views, warp_points
+from tools.views.matching import corners, homography_problem, log10_nfa, match_views, warp_points
 
 YELL = "deepforest_neon/2019_YELL_2_541000_4977000_image_crop.png"
 DJI = "dji_survey_dev/images/DJI_0018.JPG"
@@ -137,7 +137,7 @@ def test_missing_learned_weights_name_the_setting(yell: np.ndarray, tmp_path: Pa
 
 
 def test_learned_code_path_runs_on_random_weights(yell: np.ndarray) -> None:
-    from tools.matchers_learned import build_matcher, match_learned
+    from tools.views.matchers_learned import build_matcher, match_learned
 
     m = build_matcher("disk", None, random_init=True)
     pa, pb = match_learned(m, yell[:128, :160], yell[:128, :160])
@@ -174,7 +174,7 @@ def test_homography_sanity_rules() -> None:
 def test_auto_without_learned_weights_returns_the_classical_verdict(tmp_path) -> None:
     """Two unrelated textures: SIFT is not confident, the learned fallback has no weights → a clear reason."""
     from agent.config import Config
-    from tools.matching import match_views
+    from tools.views.matching import match_views
 
     rng = np.random.default_rng(0)
     a = (rng.random((240, 320, 3)) * 255).astype(np.uint8)

@@ -199,7 +199,7 @@ def test_camera_metadata_reads_the_dji_exif(scene):
 def test_pose_from_metadata_equals_the_tool_called_directly(scene):
     from tools.geometry.camera import read_metadata
     from tools.common import to_jsonable
-    from tools.pose import pose_from_metadata
+    from tools.views.pose import pose_from_metadata
 
     a, b = (scene["data"] / "dji_survey_dev" / "images" / n for n in ("DJI_0018.JPG", "DJI_0019.JPG"))
     data = run(scene["config"], "pose_from_metadata", {"image_a": str(a), "image_b": str(b)}).data

@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render, translation_in_a
 from tools.common import ToolError, load_image
-from tools.motion import EgoMotion, MotionStep, ego_motion
+from tools.views.motion import EgoMotion, MotionStep, ego_motion
 
 N_FRAMES = 16
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-PACKAGES = ["tools.metadata", "tools.geometry"]
+PACKAGES = ["tools.metadata", "tools.geometry", "tools.views"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, relative_heading_deg, render, translation_in_a
 from tools.geometry.camera import CameraMetadata, Intrinsics, read_metadata
 from tools.common import ToolError
-from tools.pose import (PoseSetup, camera_rotation, clock_hour, ground_from_pixels, pitches_from_homography,
-                        pixels_from_ground, pose_from_correspondences, pose_from_metadata, relative_pose,
-                        signed_angle, wrap360)
+from tools.views.pose import (PoseSetup, camera_rotation, clock_hour, ground_from_pixels, pitches_from_homography,
+                              pixels_from_ground, pose_from_correspondences, pose_from_metadata, relative_pose,
+                              signed_angle, wrap360)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dji"
 W, H, F = 960, 540, 800.0

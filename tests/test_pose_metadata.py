@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tools.geometry.camera import CameraMetadata, read_metadata
-from tools.pose import pose_from_metadata, relative_pose
+from tools.views.pose import pose_from_metadata, relative_pose
 
 R_EARTH = 6371008.8
 

@@ -1,8 +1,8 @@
 """Cross-view feature matching with robust model fitting and an overlap-aware confidence.
 
 Backends: classical SIFT (ratio test) and ORB through OpenCV; learned ALIKED/DISK + LightGlue through kornia
-(:mod:`tools.matchers_learned`; "aliked_rot" = rotation-trained ALIKED weights). ``method="auto"`` runs SIFT (low-contrast mode when an
-image gives few keypoints), retries SIFT at half the working size, then ALIKED+LightGlue,
+(:mod:`tools.views.matchers_learned`; "aliked_rot" = rotation-trained ALIKED weights). ``method="auto"`` runs SIFT
+(low-contrast mode when an image gives few keypoints), retries SIFT at half the working size, then ALIKED+LightGlue,
 stopping at the first confident result. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
 
 Conventions: pixel coordinates of the full-resolution inputs (origin top-left, x right, y down) even though
@@ -181,7 +181,7 @@ def _tentative(method: str, a: WorkingView, b: WorkingView, max_side: int, confi
     """Tentative matches in full-res pixels and the working-to-full scale of image b's tolerance."""
     t0 = time.perf_counter()
     if method in LEARNED:
-        from tools.matchers_learned import get_matcher, match_learned
+        from tools.views.matchers_learned import get_matcher, match_learned
 
         matcher = get_matcher(method, config)
         timings[f"{method}_load"] = time.perf_counter() - t0

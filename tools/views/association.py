@@ -1,7 +1,7 @@
 """Region association across two views through a homography, and view-overlap ranking.
 
 Boxes are ``[x1, y1, x2, y2]`` pixels (origin top-left). ``H`` maps image a pixels to image b pixels, as in
-:class:`tools.matching.MatchResult`. One-to-one association is an assignment problem solved with
+:class:`tools.views.matching.MatchResult`. One-to-one association is an assignment problem solved with
 ``scipy.optimize.linear_sum_assignment`` on the IoU of a's boxes transferred into b.
 """
 
@@ -16,8 +16,8 @@ from scipy.optimize import linear_sum_assignment
 
 from agent.config import Config
 from tools.common import ToolError
-from tools.matching import (Image, MatchResult, coarse_side, corners, homography_problem, match_views,
-                            warp_points)
+from tools.views.matching import (Image, MatchResult, coarse_side, corners, homography_problem, match_views,
+                                  warp_points)
 
 DEFAULT_MIN_IOU = 0.3  # a transferred box overlapping a candidate by less than this is "a different object"
 EDGE_SAMPLES = 8  # points per box edge warped to hull a box (a homography bends straight edges' extents)

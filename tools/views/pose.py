@@ -5,7 +5,7 @@ top of a nadir image points to, the horizontal viewing direction of an oblique o
 taken as 0 (gimbals keep the horizon level). The translation is B's camera position minus A's, along A's
 (forward, right, up) axes; forward = A's heading.
 
-Vision method: matches (``tools.matching.match_views``) are projected from each image onto the ground plane with
+Vision method: matches (``tools.views.matching.match_views``) are projected from each image onto the ground plane with
 that camera's pitch and altitude, in the camera's own heading frame; a 2-D rigid (both altitudes known) or
 similarity (B's altitude unknown: the scale is h_B/h_A) fit between the two ground point sets gives the heading
 offset (its rotation) and the horizontal translation (B's nadir point in A's frame). For nadir views this is the
@@ -32,8 +32,8 @@ import numpy as np
 from tools.geometry.camera import CameraMetadata, Intrinsics, intrinsics_for, read_metadata
 from tools.common import ToolError, image_size
 from tools.pose_fused import fuse_with_metadata
-from tools.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
-from tools.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
+from tools.views.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
+from tools.views.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
     METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour, signed_angle, undecided_pose,
     wrap360,
 )
@@ -273,13 +273,13 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     1's pose; B's gimbal pitch is independent), and an unknown pitch is estimated from the homography. With
     ``metadata=True`` and file paths, missing values come from the metadata of any vendor (relative altitude,
     camera pitch, focal length); explicit arguments win, and without an altitude the GPS baseline of the two
-    photos sets the metric scale (``tools.pose_metadata.scale_by_gps``). ``method``: "ground" (pitch known or
+    photos sets the metric scale (``tools.views.pose_metadata.scale_by_gps``). ``method``: "ground" (pitch known or
     nadir assumed), "homography" (pitch estimated from the plane normal) or "auto" (ground when both pitches are
     known). With ``fuse`` (default) and GPS on both photos the result is fused with the metadata
     (``tools.pose_fused``: distance from GPS, heading change from the pixels else the yaw tags, tags cross-checked
     against the pixels; ``sources`` names each value's origin); ``fuse=False`` gives the pixels' pose alone.
     """
-    from tools.matching import match_views
+    from tools.views.matching import match_views
 
     if method not in POSE_METHODS:
         raise ToolError(f"unknown pose method {method!r}; choose one of {', '.join(POSE_METHODS)}")

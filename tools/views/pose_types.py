@@ -1,6 +1,6 @@
-"""The vocabulary of relative poses, shared by the vision pose (``tools.pose``) and the metadata pose
-(``tools.pose_metadata``): the result type, angle wrapping, the clock hour of a bearing, and the uncertainty of
-drone log values. Conventions as in ``tools/pose.py``: headings clockwise from north, translation (forward, right,
+"""The vocabulary of relative poses, shared by the vision pose (``tools.views.pose``) and the metadata pose
+(``tools.views.pose_metadata``): the result type, angle wrapping, the clock hour of a bearing, and the uncertainty of
+drone log values. Conventions as in ``tools/views/pose.py``: headings clockwise from north, translation (forward, right,
 up) in A's heading frame.
 """
 

@@ -3,7 +3,7 @@
 The horizontal baseline is the WGS84 geodesic between the two GPS fixes (pyproj ``Geod.inv``: distance and the
 azimuth from A to B, clockwise from north), split into local east/north metres. Headings are the compass bearings
 of each image's up direction (``tools.geometry.camera.camera_heading_deg``: gimbal/camera yaw of any vendor, else the
-aircraft's yaw). Conventions as in ``tools/pose.py``: translation (forward, right, up) in A's heading frame.
+aircraft's yaw). Conventions as in ``tools/views/pose.py``: translation (forward, right, up) in A's heading frame.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import replace
 
 from tools.geometry.camera import CameraMetadata, camera_heading_deg
 from tools.common import ToolError
-from tools.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
-                              signed_angle, undecided_pose, wrap360)
+from tools.views.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
+                                    signed_angle, undecided_pose, wrap360)
 
 #: A GPS baseline shorter than this (m) does not set a vision pose's scale: two consumer fixes (1.5 m each) differ
 #: by about 2 m, so 10 m keeps the scale error near 20 % at worst and a few percent typically.

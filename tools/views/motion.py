@@ -26,8 +26,8 @@ import numpy as np
 
 from agent.config import Config
 from tools.common import ToolError, downscale, to_full_res
-from tools.matching import (INLIER_TOL_WORK_PX, Image, MatchResult, detect_classical, match_descriptors, match_views,
-                            prepare_image, result_from_matches)
+from tools.views.matching import (INLIER_TOL_WORK_PX, Image, MatchResult, detect_classical, match_descriptors,
+                                  match_views, prepare_image, result_from_matches)
 
 DEFAULT_HFOV_DEG = 73.7  # 24 mm-equivalent lens of most DJI cameras (36 mm frame: 2·atan(18/24))
 MOTION_MAX_SIDE = 800  # consecutive video frames differ little; 800 px keeps 16 frames within seconds
