@@ -1,5 +1,5 @@
 """Person recall of the configured detector on real aerial thermal frames (HIT-UAV, Pascal VOC boxes), and what the
-plausibility filter of ``tools.detect`` drops.
+plausibility filter of ``tools.perception.detect`` drops.
 
 For each setting (confidence threshold, whole frame or 3x upscaled and tiled) it reports the Person boxes, the
 detections kept and dropped (with the reasons), recall at IoU 0.5 and 0.3, precision at IoU 0.5, and the count
@@ -43,7 +43,7 @@ def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def run_setting(frames: list[str], conf: float, tile: str | None, scale: int) -> dict:
     from tools.common import load_image
-    from tools.detect import detect_report
+    from tools.perception.detect import detect_report
 
     n_gt = hits50 = hits30 = n_det = tp50 = 0
     count_errors: list[int] = []
@@ -74,7 +74,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures" / "detect_thermal.json")
     args = parser.parse_args()
-    from tools.detect import detect_report
+    from tools.perception.detect import detect_report
 
     frames = sorted(p.stem for p in (DATA / "images").glob("*.jpg"))
     grey = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05)

@@ -150,7 +150,7 @@ def detector_figures(speed_runs: int) -> dict:
     import cv2
 
     from tools.common import load_image
-    from tools.detect import detect
+    from tools.perception.detect import detect
 
     frames = sorted(p.stem for p in (DATA / "images").glob("*.jpg"))
     first = load_image(DATA / "images" / f"{frames[0]}.jpg")

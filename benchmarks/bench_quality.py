@@ -1,4 +1,5 @@
-"""Calibration and accuracy of ``tools.quality.assess_quality`` on real images with known synthetic degradations.
+"""Calibration and accuracy of ``tools.perception.quality.assess_quality`` on real images with known synthetic
+degradations.
 
 Every real image is downscaled (area) to a long side of ``CLEAN_LONG_SIDE`` px: that is the clean image (label-free
 ground truth). Each degradation is applied to it with known parameters, so its label is known:
@@ -39,8 +40,8 @@ import cv2
 import numpy as np
 
 from tools.common import load_image
-from tools.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, LOWER_IS_WORSE, assess_quality,
-                           compute_indicators, is_greyscale)  # fmt: skip
+from tools.perception.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, LOWER_IS_WORSE,
+                                      assess_quality, compute_indicators, is_greyscale)  # fmt: skip
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "quality.json"

@@ -136,7 +136,7 @@ class DetectResult(Result):
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
            conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
            tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.detect import detect_report, grid_location
+    from tools.perception.detect import detect_report, grid_location
     from tools.geometry.photo_geometry import photo_geometry
 
     img = ctx.image(image)
@@ -168,7 +168,7 @@ class SegmentResult(Result):
 def segment(ctx: ToolContext, image: ImageArg, boxes: list[Box] | None = None,
             points: Annotated[list[list[float]] | None, Field(description="points [[x, y], ...] in pixels")] = None,
             annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
-    from tools.segment import segment as run_segment
+    from tools.perception.segment import segment as run_segment
 
     img = ctx.image(image)
     res = run_segment(img.rgb, boxes=boxes, points=points, config=ctx.config)
@@ -227,7 +227,7 @@ class QualityResult(Result):
     the raw indicators and the thresholds they were compared with. Use
     for perception-assessment questions (which view is usable, why).""", result=QualityResult)  # fmt: skip
 def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
-    from tools.quality import assess_quality
+    from tools.perception.quality import assess_quality
 
     img = ctx.image(image)
     data = to_jsonable(assess_quality(img.rgb))

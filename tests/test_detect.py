@@ -15,7 +15,7 @@ import pytest
 
 from agent.config import Config, MissingWeightsError
 from tools.common import ToolError
-from tools.detect import (
+from tools.perception.detect import (
     Detection,
     count,
     detect,
@@ -166,7 +166,7 @@ def test_loading_the_detector_keeps_pillow_errors_plain(tmp_path) -> None:
     from PIL import Image, UnidentifiedImageError
 
     from agent.config import Config
-    from tools.detect import _load_model
+    from tools.perception.detect import _load_model
 
     _load_model(Config.from_env().resolved_yolo_weights())
     bad = tmp_path / "not_an_image.png"
@@ -186,7 +186,7 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
     if user_threads:
         env["OMP_NUM_THREADS"] = user_threads
-    code = ("import numpy as np, torch; from tools.detect import detect; "
+    code = ("import numpy as np, torch; from tools.perception.detect import detect; "
             "detect(np.zeros((64, 64, 3), np.uint8), tile=None); print(torch.get_num_threads())")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
                          cwd=Path(__file__).resolve().parents[1])
@@ -198,7 +198,7 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
 
 
 def test_uniform_grey_frame_gets_no_box() -> None:
-    from tools.detect import detect_report
+    from tools.perception.detect import detect_report
 
     rep = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05)
     assert rep.detections == [] and rep.known_labels == ["person"]
@@ -206,7 +206,7 @@ def test_uniform_grey_frame_gets_no_box() -> None:
 
 
 def test_real_thermal_frame_no_whole_frame_box_and_counts_flagged(shared_data: Path) -> None:
-    from tools.detect import detect_report
+    from tools.perception.detect import detect_report
 
     image = shared_data / "hit_uav_thermal" / "images" / "0_60_90_0_01830.jpg"  # 14 Person boxes (README)
     rep = detect_report(image, conf=0.05)
@@ -217,7 +217,7 @@ def test_real_thermal_frame_no_whole_frame_box_and_counts_flagged(shared_data: P
 
 
 def test_implausible_boxes_are_named() -> None:
-    from tools.detect import implausible
+    from tools.perception.detect import implausible
 
     rng = np.random.default_rng(3)
     gray = rng.integers(0, 255, (512, 640)).astype(float)

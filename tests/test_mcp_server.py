@@ -222,7 +222,7 @@ def test_relative_pose_and_ego_motion_recover_the_rotation(scene):
 
 @pytest.mark.slow  # loads ultralytics and the bundled YOLOv8s (~10 s on 2 cores)
 def test_detect_through_mcp_equals_the_direct_call(scene):
-    from tools.detect import detect
+    from tools.perception.detect import detect
 
     image = scene["data"] / "deepforest_neon" / "AWPE Pigeon Lake 2020 DJI_0005.JPG"
     data = run(scene["config"], "detect", {"image": str(image), "conf": 0.1, "tile": "none"}).data

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-PACKAGES = ["tools.metadata", "tools.geometry", "tools.views"]
+PACKAGES = ["tools.metadata", "tools.geometry", "tools.views", "tools.perception"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -1,4 +1,5 @@
-"""tools.quality: indicators on known synthetic signals, labels on real held-out images with known degradations."""
+"""tools.perception.quality: indicators on known synthetic signals, labels on real held-out images with known
+degradations."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from benchmarks.bench_quality import (CALIBRATION_IMAGES, DATA, HELD_OUT_IMAGES,
                                       THERMAL_CALIBRATION, THERMAL_HELD_OUT, best_threshold, clean_image, degrade,
                                       occluder_mask as synth_occluder)  # fmt: skip
 from tools.common import ToolError
-from tools.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, QualityReport, assess_quality,
-                           blur_effect, haze_ratio, noise_sigma, quality_score, white_noise_sigma)  # fmt: skip
+from tools.perception.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, QualityReport,
+                                      assess_quality, blur_effect, haze_ratio, noise_sigma, quality_score,
+                                      white_noise_sigma)  # fmt: skip
 
 # Held-out (never used for calibration) real images: one real DJI survey photo, one open3d-vqa render.
 TEST_IMAGES = ["dji_survey_dev/images/DJI_0035.JPG", "open3d-vqa/images/rgb_9.png"]

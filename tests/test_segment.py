@@ -9,7 +9,7 @@ import pytest
 
 from agent.config import Config, MissingWeightsError
 from tools.common import ToolError
-from tools.segment import mask_bbox, segment
+from tools.perception.segment import mask_bbox, segment
 
 IMAGE = np.zeros((48, 64, 3), np.uint8)
 IMAGE[10:30, 20:40] = (200, 50, 50)  # a red block on black
@@ -58,7 +58,7 @@ def test_random_vit_b_loads_from_configured_path_and_prompts(tmp_path: Path) -> 
     import torch
     from segment_anything import build_sam_vit_b
 
-    from tools.segment import _load_predictor
+    from tools.perception.segment import _load_predictor
 
     torch.manual_seed(0)
     sam = build_sam_vit_b(checkpoint=None)
