@@ -54,10 +54,10 @@ bench: setup
 
 # Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~45 min on 2 cores) in the fonts it learns
 # from; the shipped weights make this unnecessary for using the agent. It overwrites them with the base model: the
-# shipped weights are that model fine-tuned on a GPU by tools/label_reader_stream.py (see its docstring).
+# shipped weights are that model fine-tuned on a GPU by training/label_reader_stream.py (see its docstring).
 label-reader: setup
 	@$(call apt_install,$(FONT_PACKAGES))
-	$(PY) -m tools.label_reader_train
+	$(PY) -m training.label_reader_train
 
 # Opt-in, never in CI: a local OpenAI-compatible LLM server to try the LLM path with (docs/llm.md). It installs
 # llama-cpp-python (it compiles llama.cpp from source: about 50 minutes on 2 cores, once) and a 270M text-only

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("agent", "tools", "mcp_server", "planners", "benchmarks")
+PACKAGES = ("agent", "tools", "mcp_server", "planners", "benchmarks", "training")
 KNOWN_LOOPS = [{"tools.regions", "tools.regions_detect", "tools.regions_ids", "tools.regions_places",
                 "tools.regions_split"}]
 

@@ -51,7 +51,7 @@ def test_windows_vote_with_their_confidences():
 
 
 def test_training_fonts_are_never_drawn_by_the_benchmark_styles():
-    from tools.label_reader_train import training_fonts
+    from training.label_reader_train import training_fonts
 
     rng = np.random.default_rng(3)
     assert {random_style(rng).font for _ in range(300)} == set(FONTS)
@@ -78,7 +78,7 @@ def test_a_style_may_name_a_font_file(tmp_path):
 
 def test_loading_path_on_a_randomly_initialised_model(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from tools.label_reader_train import build_model, export_onnx
+    from training.label_reader_train import build_model, export_onnx
 
     path = tmp_path / "reader.onnx"
     export_onnx(build_model(), path)
@@ -139,7 +139,7 @@ def test_a_third_reader_settles_a_label_the_mask_and_picture_reads_disagree_on(s
 
 
 def test_training_samples_are_label_crops_with_the_drawn_ids():
-    from tools.label_reader_train import scene_samples
+    from training.label_reader_train import scene_samples
 
     rng = np.random.default_rng(0)
     bg = (np.random.default_rng(1).random((600, 800, 3)) * 255).astype(np.uint8)
@@ -155,7 +155,7 @@ def test_training_starts_from_an_onnx_export_and_computes_what_it_does(tmp_path)
     torch = pytest.importorskip("torch")
     import onnxruntime as ort
 
-    from tools.label_reader_train import build_model, export_onnx, freeze_norms, load_onnx
+    from training.label_reader_train import build_model, export_onnx, freeze_norms, load_onnx
 
     source = build_model()
     torch.manual_seed(0)
@@ -184,7 +184,7 @@ def test_training_starts_from_an_onnx_export_and_computes_what_it_does(tmp_path)
 def test_crossing_lines_run_through_labels_before_they_are_drawn():
     """Training scenes with crossings: each line is drawn in a scene style's colour through a label's box, on the
     picture the overlay then goes over (labels are drawn after every outline)."""
-    from tools.label_reader_train import _cross
+    from training.label_reader_train import _cross
 
     style = RegionStyle(color=(0, 255, 0), line_width=3, label_format="{id}", label_position="above", font_scale=0.8,
                         label_background=False, label_color=(0, 255, 0), font="hershey_plain")
@@ -199,7 +199,7 @@ def test_crossing_lines_run_through_labels_before_they_are_drawn():
 
 
 def test_stream_learning_rate_warms_up_then_falls_to_zero():
-    from tools.label_reader_stream import _lr
+    from training.label_reader_stream import _lr
 
     rates = [_lr(3e-3, t) for t in np.linspace(0, 1, 101)]
     peak = int(np.argmax(rates))
@@ -213,8 +213,8 @@ def test_stream_training_saves_states_that_export_to_weights_the_reader_reads(tm
     :func:`load_onnx` set) and exports to weights that read labels drawn in a benchmark font (ground truth: the drawn
     ids and label boxes)."""
     torch = pytest.importorskip("torch")
-    from tools.label_reader_stream import export, train
-    from tools.label_reader_train import OUT
+    from training.label_reader_stream import export, train
+    from training.label_reader_train import OUT
 
     train(seconds=600, widths=[1.0, 0.0], out=tmp_path, workers=0, batch=16, seed=3, crossing=0.3, save_every=1e9,
           init=OUT, val=32, max_steps=3)
@@ -237,7 +237,7 @@ def test_stream_workers_draw_samples_of_their_own(monkeypatch):
     """Each DataLoader worker draws from its own seed: two workers give different first batches, one worker the
     same batch again."""
     torch = pytest.importorskip("torch")
-    from tools.label_reader_stream import _stream_class
+    from training.label_reader_stream import _stream_class
 
     def first_batch(worker: int):
         monkeypatch.setattr(torch.utils.data, "get_worker_info", lambda: type("Info", (), {"id": worker})())

@@ -3,9 +3,9 @@
 The general text recognizer (PP-OCRv4, :mod:`tools.regions_ocr`) reads a clean label crop right about 96 % of the
 time on our overlays; it misreads small labels, labels crossed by another box's outline (the line reads as "1")
 and "Region" garbled into digits. This recognizer reads only the number: a CNN over the label's picture, CTC
-decoding over the ten digits, trained by :mod:`tools.label_reader_train` on overlays drawn in fonts and on
+decoding over the ten digits, trained by :mod:`training.label_reader_train` on overlays drawn in fonts and on
 backgrounds that the overlay benchmark never uses, then fine-tuned on a GPU on 525,000 more such samples, a
-third of their scenes with lines run through labels (:mod:`tools.label_reader_stream`). Its weights (ONNX,
+third of their scenes with lines run through labels (:mod:`training.label_reader_stream`). Its weights (ONNX,
 ~1.6 MB) ship with the package; the ``label_reader_model`` setting points elsewhere.
 
 A label is read in a few windows around the box it is given (WINDOWS); the reads vote. Dev overlays (seeds 1/11/21),

@@ -8,7 +8,7 @@ draws (:func:`tools.draw.draw_regions`, boxes crossing each other, JPEG quality 
 the reader is asked to read it: at its box, moved and widened as a label finder would get it wrong. Windows
 beside a box where no label lies teach the recognizer to read nothing.
 
-Run: ``.venv/bin/python -m tools.label_reader_train [--samples 160000] [--steps 5000]`` (the shipped weights'
+Run: ``.venv/bin/python -m training.label_reader_train [--samples 160000] [--steps 5000]`` (the shipped weights'
 settings); writes ``tools/weights/label_reader.onnx`` (and the torch weights beside it, ``.pt``, not shipped) and
 prints the accuracy on scenes not trained on. ~45 min on 2 cores. The fonts come from Debian packages
 (``make label-reader`` installs them; see FONT_FAMILIES).
@@ -21,7 +21,7 @@ shipped weights were kept. Again with ``--crossing 0.5`` (seed 13, 30 min): 936/
 read_regions on dev overlays (seeds 1/11/21/41/51/61/71) lost 7 exact regions in all (the reader's confidences,
 which read_regions' thresholds were set on, moved), so the shipped weights were kept again.
 
-The shipped weights are this module's (``make label-reader``) fine-tuned on a GPU by :mod:`tools.label_reader_stream`
+The shipped weights are this module's (``make label-reader``) fine-tuned on a GPU by :mod:`training.label_reader_stream`
 (2026-11-28, one H200 and 15 drawing processes, 420 s: 2,053 steps of 256 fresh samples, ``--crossing 0.3``, peak
 learning rate 1e-3, norms frozen): validation exact 0.933 (the same set read here after one step) -> 0.945; the
 true label boxes of dev overlays (seeds 1/11) 900/861 -> 904/860 and read_regions on dev seeds 1/11/21/41/51/61/71

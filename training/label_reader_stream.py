@@ -1,18 +1,18 @@
 """Train label recognizers (:mod:`tools.label_reader`) on a stream of freshly drawn samples, on a GPU if there is one.
 
-:mod:`tools.label_reader_train` draws a fixed set of samples and trains over it for a number of steps; here
-DataLoader workers keep drawing new scenes (:func:`tools.label_reader_train.scene_samples`, the same fonts,
+:mod:`training.label_reader_train` draws a fixed set of samples and trains over it for a number of steps; here
+DataLoader workers keep drawing new scenes (:func:`training.label_reader_train.scene_samples`, the same fonts,
 backgrounds and held-out rules) while the models train, so no sample is seen twice and the run is bounded by time,
 not by steps: the learning rate follows a warm-up and a cosine over ``--seconds`` of wall-clock time. Several
 models (``--widths``; ``0`` = the shipped weights, fine-tuned with their norms frozen) train on the same batches.
 Each is saved as ``<out>/label_reader_w<width>.pt`` (torch state) every ``--save-every`` seconds and at the end;
 :func:`export` writes the ONNX file the reader loads.
 
-Run (the shipped weights' settings, on a GPU machine with 16 cores): ``python -m tools.label_reader_stream --seconds
-420 --workers 15 --widths 1,1.5,2,0 --out /tmp/lr``, then ``python -m tools.label_reader_stream --export
+Run (the shipped weights' settings, on a GPU machine with 16 cores): ``python -m training.label_reader_stream --seconds
+420 --workers 15 --widths 1,1.5,2,0 --out /tmp/lr``, then ``python -m training.label_reader_stream --export
 /tmp/lr/label_reader_w0.pt --width 1`` writes ``tools/weights/label_reader.onnx`` (steps per second, and so the
 result, depend on the machine). The fonts and backgrounds travel with it: the font files of
-:func:`tools.label_reader_train.training_fonts` at their paths, the shared data where ``LABEL_TRAIN_DATA`` says.
+:func:`training.label_reader_train.training_fonts` at their paths, the shared data where ``LABEL_TRAIN_DATA`` says.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from tools.label_reader import to_input
-from tools.label_reader_train import (OUT, accuracy, backgrounds, build_model, cap_threads, ctc_step, dataset,
+from training.label_reader_train import (OUT, accuracy, backgrounds, build_model, cap_threads, ctc_step, dataset,
                                       export_onnx, freeze_norms, load_onnx, scene_samples, training_fonts)
 
 SHUFFLE = 8   # batches pooled and shuffled in each worker, so that a batch mixes labels of several scenes
