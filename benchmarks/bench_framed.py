@@ -3,10 +3,11 @@
 ``bench_regions`` draws random boxes, so a box only a few px bigger than its centred label is rare there, though
 it is how a small object is often annotated. Here every overlay is one such box: a filled label ("8", "13" or
 "20", white on red) centred in a box that leaves ``gap_x`` / ``gap_y`` px of picture between label and outline
-(:func:`tools.draw.label_box` sizes the label), over every combination of three fonts, three font scales, two
-line widths and seven gaps (2-6 px, measured on the drawing), on a real orthophoto, JPEG-encoded at quality 63 and 80. Layouts that
-:func:`tools.draw.legible_layout` rejects (the outline hidden under the label) are skipped. A region counts when a
-returned region has its id and IoU >= 0.9 with the drawn box; any other region returned is an extra.
+(:func:`benchmarks.synth.overlay.label_box` sizes the label), over every combination of three fonts, three font scales,
+two line widths and seven gaps (2-6 px, measured on the drawing), on a real orthophoto, JPEG-encoded at quality 63 and
+80. Layouts that :func:`benchmarks.synth.overlay.legible_layout` rejects (the outline hidden under the label) are
+skipped. A region counts when a returned region has its id and IoU >= 0.9 with the drawn box; any other region returned
+is an extra.
 
 Run: ``.venv/bin/python -m benchmarks.bench_framed [--out FILE]``; writes docs/figures/regions_framed.json.
 """
@@ -26,7 +27,7 @@ from tqdm import tqdm  # noqa: E402
 from benchmarks.bench_regions import DATA, ROOT, score  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
-from tools.draw import RegionStyle, draw_regions, label_box, legible_layout  # noqa: E402
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box, legible_layout  # noqa: E402
 from tools.regions import read_regions  # noqa: E402
 
 FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")

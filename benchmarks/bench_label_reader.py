@@ -2,8 +2,8 @@
 benchmark's overlays (benchmarks/bench_regions.py: benchmark fonts, which the recognizer never trains on).
 
 Each label is read as :func:`tools.regions.read_regions` asks for it (``READER.read``: the WINDOWS vote) at the box
-:func:`tools.draw.label_box` drew it in; a read is right when its number is the region's id. Figures are split by
-label kind (filled background or stroke letters in the outline colour) and by font.
+:func:`benchmarks.synth.overlay.label_box` drew it in; a read is right when its number is the region's id. Figures are
+split by label kind (filled background or stroke letters in the outline colour) and by font.
 
 Run: ``.venv/bin/python -m benchmarks.bench_label_reader [--n 200] [--seed 2024] [--model PATH]``; writes
 docs/figures/label_reader.json.
@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 
 from benchmarks.bench_regions import ROOT, load_pool, make_instance  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
-from tools.draw import label_box  # noqa: E402
+from benchmarks.synth.overlay import label_box  # noqa: E402
 from tools.label_reader import READER, LabelReader  # noqa: E402
 
 

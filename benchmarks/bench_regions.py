@@ -2,13 +2,13 @@
 
 Ground truth is the geometry we draw: boxes at the real annotated objects (Pascal VOC boxes of
 deepforest_neon and hit_uav_thermal, sides >= 20 px) or at random positions (overlaps allowed), random ids
-0-20, one random style per image or one per region (tools.draw.random_style), JPEG re-encoding at quality
+0-20, one random style per image or one per region (benchmarks.synth.overlay.random_style), JPEG re-encoding at quality
 60-95. Layouts that a person could not read either are redrawn: labels that cover each other, labels that
 hide more than a quarter of a box's outline (a small box under a big label of its own or another region), or a
 label written in strokes with a digit that loses more than a quarter of its pixels on outlines of its own colour
-(``tools.draw.legible_layout``; that last rule came in on 2026-11-26: the held-out overlays went from 1,546 regions,
-1,459 exact (94.4 %), to 1,430 regions). After 50 illegible draws the last one stands (1 overlay in 2,000 on seeds
-701-710, a small box under its own label on SOAP_061, whose real boxes are small and crowded).
+(``benchmarks.synth.overlay.legible_layout``; that last rule came in on 2026-11-26: the held-out overlays went from
+1,546 regions, 1,459 exact (94.4 %), to 1,430 regions). After 50 illegible draws the last one stands (1 overlay in 2,000
+on seeds 701-710, a small box under its own label on SOAP_061, whose real boxes are small and crowded).
 A region counts as recovered exactly when a returned region has its id and IoU >= 0.9 with its box.
 Timing: read_regions on 1920x1080 downscaled dji_survey_dev photos: the accuracy set's, then more drawn for timing
 only, ``--time-1080p`` in all (median, p90 and mean; two shared cores make single runs vary by about 15 %).
@@ -48,7 +48,7 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
-from tools.draw import RegionStyle, draw_regions, legible_layout, random_style  # noqa: E402
+from benchmarks.synth.overlay import RegionStyle, draw_regions, legible_layout, random_style  # noqa: E402
 from tools.regions import iou, read_regions  # noqa: E402
 from benchmarks.figures import write_figures
 from benchmarks.regions_by_style import StyleTally
@@ -97,9 +97,9 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
 
 def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]], scale: float = 1.0):
     """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) in a layout a person
-    can read (:func:`tools.draw.legible_layout`; after 50 draws that are not, the last one). ``scale``: the overlay
-    is drawn on the image enlarged that much, boxes, outline widths and fonts in proportion (a high-resolution frame
-    annotated alike); the random draws do not depend on it."""
+    can read (:func:`benchmarks.synth.overlay.legible_layout`; after 50 draws that are not, the last one). ``scale``:
+    the overlay is drawn on the image enlarged that much, boxes, outline widths and fonts in proportion (a
+    high-resolution frame annotated alike); the random draws do not depend on it."""
     h, w = img.shape[:2]
     for _ in range(50):
         n = int(rng.integers(2, 11))

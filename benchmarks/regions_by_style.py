@@ -1,8 +1,8 @@
 """Region-reading figures broken down by how each region was drawn (used by :mod:`benchmarks.bench_regions`).
 
-Each drawn region falls in one group per attribute of its style (:class:`tools.draw.RegionStyle`), of its box and
-of its overlay's JPEG quality; a group's rate is the share of its regions recovered exactly (right id, IoU >= 0.9).
-Where the rates part shows which drawings the reader still fails on, and which overlay styles a user who draws
+Each drawn region falls in one group per attribute of its style (:class:`benchmarks.synth.overlay.RegionStyle`), of its
+box and of its overlay's JPEG quality; a group's rate is the share of its regions recovered exactly (right id, IoU >=
+0.9). Where the rates part shows which drawings the reader still fails on, and which overlay styles a user who draws
 their own can rely on.
 """
 
@@ -12,7 +12,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from tools.draw import RegionStyle
+from benchmarks.synth.overlay import RegionStyle
 
 Box = Sequence[float]
 

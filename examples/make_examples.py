@@ -1,7 +1,7 @@
 """Build the demo's region image from a real HIT-UAV thermal frame and its VOC person boxes (CC BY 4.0).
 
-Writes ``regions_nadir.png`` (numbered region boxes drawn with ``tools.draw``) and ``regions_nadir.json`` with the
-ground truth. The frame is a nadir view (camera tilt 90 deg, 60 m), so the ground distance of a point from the
+Writes ``regions_nadir.png`` (numbered region boxes drawn with ``benchmarks.synth.overlay``) and ``regions_nadir.json``
+with the ground truth. The frame is a nadir view (camera tilt 90 deg, 60 m), so the ground distance of a point from the
 drone's nadir point is proportional to its pixel distance from the image centre, whatever the focal length; the
 clock direction is the image-plane angle from the image centre (12 = image up, nearest hour). Both answers
 follow from the annotation boxes alone. Run: ``python examples/make_examples.py``.
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from tools.draw import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parents[1] / "shared" / "data" / "hit_uav_thermal"

@@ -11,7 +11,7 @@ import pytest
 import tools.regions as regions
 from benchmarks.ablate_regions import PASSES, ablate, count, switched_off
 from benchmarks.bench_regions import score
-from tools.draw import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions
 
 DRAWN = [(3, [60, 50, 200, 150]), (7, [260, 80, 380, 220])]
 

@@ -11,7 +11,7 @@ import pytest
 
 from agent.config import Config, MissingWeightsError
 from tools.common import ToolError, load_image
-from tools.draw import FONTS, RegionStyle, draw_regions, label_box, random_style
+from benchmarks.synth.overlay import FONTS, RegionStyle, draw_regions, label_box, random_style
 from tools.label_reader import CHARSET, HEIGHT, WIDTH, LabelReader, _vote, ctc_decode, label_crop
 
 

@@ -43,7 +43,7 @@ def warp_pts(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 @pytest.fixture(scope="module")
 def scene(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Files in a temporary root: view A, view B = warp(A, known H), an unrelated thermal frame, a region overlay."""
-    from tools.draw import draw_regions
+    from benchmarks.synth.overlay import draw_regions
 
     root = tmp_path_factory.mktemp("mcp_root")
     a = cv2.imread(str(shared_data / "deepforest_neon" / "OSBS_029.png"))
@@ -151,7 +151,7 @@ def test_read_regions_through_mcp_equals_the_direct_call_with_annotation(scene):
 
 def test_read_regions_reports_a_drawn_box_without_a_label(scene):
     """A third box drawn in the overlay's colour and width but with no label: not a region, yet reported."""
-    from tools.draw import RegionStyle
+    from benchmarks.synth.overlay import RegionStyle
     from tools.regions import iou
 
     style, box = RegionStyle(), [250, 40, 370, 150]

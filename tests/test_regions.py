@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.bench_regions import voc_boxes
 from tools.common import ToolError, jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions, label_box
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions import Region, read_regions
 from tools.regions_json import regions_from_json
 from tools.regions_lines import iou

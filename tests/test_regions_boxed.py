@@ -14,7 +14,7 @@ import pytest
 import tools.regions as regions_module
 from benchmarks.bench_regions import nth_overlay, score
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions
 from tools.regions import read_regions
 from tools.regions_boxed import _box_at_corner
 

@@ -7,7 +7,7 @@ import sys
 
 from benchmarks import bench_regions
 from benchmarks.regions_by_style import ATTRIBUTES, StyleTally, _band
-from tools.draw import RegionStyle
+from benchmarks.synth.overlay import RegionStyle
 
 
 def test_band_edges() -> None:

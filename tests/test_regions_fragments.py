@@ -12,7 +12,7 @@ import tools.regions as regions_module
 import tools.regions_detect as detect_module
 from tests.test_regions_hidden import _missed, _overlay, _read, _style, survey_1080p
 from tools.common import load_image
-from tools.draw import draw_regions, label_box
+from benchmarks.synth.overlay import draw_regions, label_box
 from tools.regions import Region
 from tools.regions_detect import _with_joined
 from tools.regions_geom import components

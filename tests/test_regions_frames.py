@@ -10,7 +10,7 @@ from benchmarks.bench_framed import framed_box
 from benchmarks.bench_regions import nth_overlay, recovered
 from tests.test_regions_hidden import _missed, _style, survey_1080p
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions, label_box
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions import iou, read_regions
 from tools.regions_frames import frame_around
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions
 from tools.regions import CORE_MIN, iou, read_regions
 
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)

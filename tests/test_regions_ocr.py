@@ -9,7 +9,7 @@ import pytest
 from agent.config import MissingWeightsError
 from tools.common import ToolError, load_image
 from tools.common import jpeg_roundtrip as jpeg
-from tools.draw import (RegionStyle, draw_regions, hidden_digit_share, hidden_outline_share, label_box,
+from benchmarks.synth.overlay import (RegionStyle, draw_regions, hidden_digit_share, hidden_outline_share, label_box,
                         legible_layout)
 from tools.regions import Region, read_regions
 from tools.regions_detect import label_by_detection

@@ -14,7 +14,7 @@ from benchmarks.bench_regions import nth_overlay, score
 from tests.test_regions_hidden import _missed, _read, _style
 from tests.test_regions_hidden import _overlay as _drawn
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions, label_box
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions import DET_THICK, SIBLING_SURE, Region, iou, read_regions
 from tools.regions_geom import INSIDE_TOP_LEFT, LEFT
 from tools.regions_places import union_boxes

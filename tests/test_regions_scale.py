@@ -15,7 +15,7 @@ import pytest
 
 from benchmarks.bench_regions import make_instance, nth_overlay, nth_overlays, score, shared_pool, voc_boxes
 from tools.common import downscale, jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions
 import tools.regions as regions_module
 from tools.regions import Region, iou, overlay_mask, read_regions
 import tools.regions_scale as scale_module

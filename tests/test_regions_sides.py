@@ -14,7 +14,7 @@ from benchmarks.bench_regions import nth_overlay, recovered
 from tests.test_regions_hidden import _missed
 from tests.test_regions_hidden import _style as style_of
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import RegionStyle, draw_regions, label_box
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions import colour_layers, iou, read_regions
 from tools.regions_geom import BELOW, CENTRED
 from tools.regions_sides import _along, _column, label_side, refit_sides

@@ -9,7 +9,7 @@ import pytest
 
 from tests.test_regions_hidden import _missed, _overlay, _read, _style
 from tools.common import load_image
-from tools.draw import label_box
+from benchmarks.synth.overlay import label_box
 from tools.regions_colours import colour_layers
 from tools.regions_geom import iou
 from tools.regions_rows import stacked_rows

@@ -1,11 +1,11 @@
 """Train the region-label recognizer of :mod:`tools.label_reader` on overlays drawn for it, and export it to ONNX.
 
 Held out from the overlay benchmark (benchmarks/bench_regions.py) by construction: labels are drawn only in
-:func:`training_fonts` (the benchmark draws in :data:`tools.draw.FONTS`), on backgrounds the benchmark
+:func:`training_fonts` (the benchmark draws in :data:`benchmarks.synth.overlay.FONTS`), on backgrounds the benchmark
 never uses (``opencv_aero`` and the ``dji_survey_dev`` photos after its first three, cut at random places, scales
 and orientations), with ids up to 999 (the benchmark's are 0-20). Each scene is drawn as the benchmark's renderer
-draws (:func:`tools.draw.draw_regions`, boxes crossing each other, JPEG quality 50-98); each label is cut the way
-the reader is asked to read it: at its box, moved and widened as a label finder would get it wrong. Windows
+draws (:func:`benchmarks.synth.overlay.draw_regions`, boxes crossing each other, JPEG quality 50-98); each label is cut
+the way the reader is asked to read it: at its box, moved and widened as a label finder would get it wrong. Windows
 beside a box where no label lies teach the recognizer to read nothing.
 
 Run: ``.venv/bin/python -m training.label_reader_train [--samples 160000] [--steps 5000]`` (the shipped weights'
@@ -42,8 +42,8 @@ import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
-from tools.draw import (LABEL_POSITIONS, PALETTE, RegionStyle, contrast_text_color, draw_regions, label_box,
-                        legible_layout)
+from benchmarks.synth.overlay import (LABEL_POSITIONS, PALETTE, RegionStyle, contrast_text_color, draw_regions,
+                                      label_box, legible_layout)
 from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
 from tools.regions_geom import iou
 
@@ -65,7 +65,7 @@ HERSHEY_FACES = ("hershey_plain", "hershey_complex", "hershey_triplex")
 
 def training_fonts() -> list[str]:
     """The fonts labels are drawn in for training: Hershey faces the benchmark does not use, and the font files of
-    FONT_FAMILIES installed here (never tools.draw.FONTS)."""
+    FONT_FAMILIES installed here (never benchmarks.synth.overlay.FONTS)."""
     files = sorted({str(p) for d in FONT_DIRS for suffix in ("ttf", "otf") for p in d.rglob(f"*.{suffix}")
                     if p.name.startswith(FONT_FAMILIES)})
     return list(HERSHEY_FACES) + files
@@ -104,7 +104,8 @@ def _colour(rng: np.random.Generator) -> tuple[int, int, int]:
 
 
 def training_style(rng: np.random.Generator, fonts: list[str]) -> RegionStyle:
-    """A random overlay style in a training font (cf. :func:`tools.draw.random_style`, with wider ranges)."""
+    """A random overlay style in a training font (cf. :func:`benchmarks.synth.overlay.random_style`, with wider
+    ranges)."""
     color = _colour(rng)
     background = bool(rng.random() < 0.4)   # stroke labels, the harder kind, 60 %
     return RegionStyle(

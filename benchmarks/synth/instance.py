@@ -150,10 +150,11 @@ def region_ids(rng: np.random.Generator, n: int) -> list[int]:
 
 def draw_overlay(img: np.ndarray, regions: list[tuple[int, np.ndarray]], rng: np.random.Generator,
                  *, bare_numbers: bool | None = None) -> np.ndarray:
-    """Draw regions in one random benchmark-like style (``tools.draw``); ``bare_numbers`` forces the label form."""
+    """Draw regions in one random benchmark-like style (``benchmarks.synth.overlay``); ``bare_numbers`` forces the label
+    form."""
     from dataclasses import replace
 
-    from tools.draw import draw_regions, legible_layout, random_style
+    from benchmarks.synth.overlay import draw_regions, legible_layout, random_style
 
     boxes = [(rid, [float(round(v)) for v in box]) for rid, box in regions]
     size = (img.shape[1], img.shape[0])
