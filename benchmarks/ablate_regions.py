@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import tools.regions as regions  # noqa: E402
-from benchmarks.bench_regions import load_pool, make_instance, score  # noqa: E402
+from benchmarks.region_overlays import load_pool, make_instance, score  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "figures" / "regions_ablation.json"
 _pool = functools.cache(load_pool)   # the benchmark's pictures, loaded once per worker process, not once per job

@@ -24,10 +24,10 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 from tqdm import tqdm  # noqa: E402
 
-from benchmarks.bench_regions import DATA, ROOT, score  # noqa: E402
+from benchmarks.region_overlays import DATA, ROOT, framed_box, score  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
-from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box, legible_layout  # noqa: E402
+from benchmarks.synth.overlay import RegionStyle, draw_regions, legible_layout  # noqa: E402
 from tools.regions import read_regions  # noqa: E402
 
 FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")
@@ -37,16 +37,6 @@ GAPS = ((2, 2), (3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (6, 4))   # (gap_x, gap_
 IDS = (20, 13, 8)
 QUALITIES = (63, 80)
 IMAGE = DATA / "deepforest_neon" / "OSBS_029.png"
-ORIGIN = (150.0, 120.0)   # the box's top-left corner, px
-
-
-def framed_box(rid: int, style: RegionStyle, gap_x: int, gap_y: int) -> list[float]:
-    """The box [x1, y1, x2, y2] at line centres that leaves ``gap_x`` / ``gap_y`` px between its centred label
-    and the inner edge of its outline."""
-    lx1, ly1, lx2, ly2 = label_box([0, 0, 0, 0], str(rid), style, (10**4, 10**4))
-    reach = -(-style.line_width // 2)   # px the drawn line reaches in from its centre (OpenCV: a 3 px line too)
-    w, h = lx2 - lx1 + 2 * (gap_x + reach + 1), ly2 - ly1 + 2 * (gap_y + reach + 1)
-    return [ORIGIN[0], ORIGIN[1], ORIGIN[0] + w, ORIGIN[1] + h]
 
 
 def main() -> None:

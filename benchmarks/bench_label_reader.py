@@ -20,7 +20,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 from tqdm import tqdm  # noqa: E402
 import numpy as np  # noqa: E402
 
-from benchmarks.bench_regions import ROOT, load_pool, make_instance  # noqa: E402
+from benchmarks.region_overlays import ROOT, load_pool, make_instance  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
 from benchmarks.synth.overlay import label_box  # noqa: E402
 from tools.label_reader import READER, LabelReader  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 
 import tools.regions as regions
 from benchmarks.ablate_regions import PASSES, ablate, count, switched_off
-from benchmarks.bench_regions import score
+from benchmarks.region_overlays import score
 from benchmarks.synth.overlay import RegionStyle, draw_regions
 
 DRAWN = [(3, [60, 50, 200, 150]), (7, [260, 80, 380, 220])]

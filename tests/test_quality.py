@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_quality import (CALIBRATION_IMAGES, DATA, HELD_OUT_IMAGES, HELD_OUT_SEVERITIES,
-                                      THERMAL_CALIBRATION, THERMAL_HELD_OUT, best_threshold, clean_image, degrade,
-                                      occluder_mask as synth_occluder)  # fmt: skip
+from benchmarks.quality_sets import (CALIBRATION_IMAGES, DATA, HELD_OUT_IMAGES, HELD_OUT_SEVERITIES,
+                                     THERMAL_CALIBRATION, THERMAL_HELD_OUT, best_threshold, clean_image, degrade,
+                                     occluder_mask as synth_occluder)  # fmt: skip
 from tools.common import ToolError
 from tools.perception.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, QualityReport,
                                       assess_quality, blur_effect, haze_ratio, noise_sigma, quality_score,

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import voc_boxes
+from benchmarks.region_overlays import voc_boxes
 from tools.common import ToolError, jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions import Region, read_regions

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tools.regions as regions_module
-from benchmarks.bench_regions import nth_overlay, score
+from benchmarks.region_overlays import nth_overlay, score
 from tools.common import jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions
 from tools.regions import read_regions

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.bench_framed import framed_box
-from benchmarks.bench_regions import nth_overlay, recovered
+from benchmarks.region_overlays import framed_box, nth_overlay, recovered
 from tests.test_regions_hidden import _missed, _style, survey_1080p
 from tools.common import jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tools.regions as regions_module
-from benchmarks.bench_regions import nth_overlay, recovered, score
+from benchmarks.region_overlays import nth_overlay, recovered, score
 from tools.regions import read_regions
 from tools.regions_sides import off_label_above, off_label_below
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tools.regions_places as places_module
-from benchmarks.bench_regions import nth_overlay, score
+from benchmarks.region_overlays import nth_overlay, score
 from tests.test_regions_hidden import _missed, _read, _style
 from tests.test_regions_hidden import _overlay as _drawn
 from tools.common import jpeg_roundtrip, load_image

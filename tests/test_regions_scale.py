@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import make_instance, nth_overlay, nth_overlays, score, shared_pool, voc_boxes
+from benchmarks.region_overlays import make_instance, nth_overlay, nth_overlays, score, shared_pool, voc_boxes
 from tools.common import downscale, jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions
 import tools.regions as regions_module

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_regions import nth_overlay, recovered
+from benchmarks.region_overlays import nth_overlay, recovered
 from tests.test_regions_hidden import _missed
 from tests.test_regions_hidden import _style as style_of
 from tools.common import jpeg_roundtrip, load_image

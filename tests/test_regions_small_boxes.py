@@ -19,7 +19,7 @@ import tools.regions as regions_module
 import tools.regions_detect as detect_module
 import tools.regions_labels as labels_module
 import tools.regions_prune as prune_module
-from benchmarks.bench_regions import nth_overlay, recovered
+from benchmarks.region_overlays import nth_overlay, recovered
 from tools.regions import Region, read_regions
 from tools.regions_labels import GLYPH_HEIGHT, RECT_GLYPH_HEIGHT, next_letter
 from tools.regions_ocr import LabelBlob
