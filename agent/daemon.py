@@ -172,5 +172,5 @@ def warm_up(agent: Any) -> None:
             pass
 
     asyncio.run(_open())
-    import tools.matching  # noqa: F401 - OpenCV, the matcher and the feature cache
-    import tools.pose  # noqa: F401
+    import tools.views.matching  # noqa: F401 - OpenCV, the matcher and the feature cache
+    import tools.views.pose  # noqa: F401
