@@ -50,7 +50,7 @@ demo: setup
 	$(PY) -m agent.demo
 
 bench: setup
-	$(PY) -m benchmarks.make_bench
+	$(PY) -m benchmarks.measure.make_bench
 
 # Retrain the region-label recognizer (tools/weights/label_reader.onnx, ~45 min on 2 cores) in the fonts it learns
 # from; the shipped weights make this unnecessary for using the agent. It overwrites them with the base model: the

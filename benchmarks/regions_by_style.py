@@ -1,4 +1,4 @@
-"""Region-reading figures broken down by how each region was drawn (used by :mod:`benchmarks.bench_regions`).
+"""Region-reading figures broken down by how each region was drawn (used by :mod:`benchmarks.measure.bench_regions`).
 
 Each drawn region falls in one group per attribute of its style (:class:`benchmarks.synth.overlay.RegionStyle`), of its
 box and of its overlay's JPEG quality; a group's rate is the share of its regions recovered exactly (right id, IoU >=

@@ -1,5 +1,5 @@
-"""The region-reader ablation (benchmarks.ablate_regions): each pass switched off really is, only inside the block,
-its stand-in fits the call read_regions makes, and the baseline counts what the overlay benchmark scores."""
+"""The region-reader ablation (benchmarks.measure.ablate_regions): each pass switched off really is, only inside the
+block, its stand-in fits the call read_regions makes, and the baseline counts what the overlay benchmark scores."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tools.regions as regions
-from benchmarks.ablate_regions import PASSES, ablate, count, switched_off
+from benchmarks.measure.ablate_regions import PASSES, ablate, count, switched_off
 from benchmarks.region_overlays import score
 from benchmarks.synth.overlay import RegionStyle, draw_regions
 
@@ -57,7 +57,7 @@ def _scored(n: int, seed: int, off: str | None) -> tuple[int, int]:
 def test_worker_processes_count_what_the_benchmark_scores_with_and_without_the_pass() -> None:
     # the switch must reach the worker processes: they count what this process counts with and without the pass; on
     # the first 4 overlays of seed 171 the fourth needs label_by_siblings (found at stop 47: with the fine-tuned
-    # recognizer, seed 141's eighth, found by benchmarks.ablate_regions at stop 35, no longer does)
+    # recognizer, seed 141's eighth, found by benchmarks.measure.ablate_regions at stop 35, no longer does)
     res = ablate(["label_by_siblings"], seeds=[171], n=4, workers=1)
     on, off = _scored(4, 171, None), _scored(4, 171, "label_by_siblings")
     assert off != on   # the pass matters here, so a switch that did not reach the workers would show

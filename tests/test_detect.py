@@ -2,7 +2,7 @@
 label maps, counting, 3x3 grid, and errors.
 
 The bundled detector was trained on ground-level RGB people and finds almost none of the small thermal Person
-boxes (recall is measured and reported by benchmarks/bench_perception.py); these tests check the contract.
+boxes (recall is measured and reported by benchmarks/measure/bench_perception.py); these tests check the contract.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from benchmarks import bench_regions
+from benchmarks.measure import bench_regions
 from benchmarks.regions_by_style import ATTRIBUTES, StyleTally, _band
 from benchmarks.synth.overlay import RegionStyle
 

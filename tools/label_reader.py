@@ -14,7 +14,7 @@ time grows with the windows); seven windows read the true label boxes of seeds 1
 891 -> 895 times, boxes jittered by 0.1 height 911 -> 914 and 874 -> 888 (an earlier model). The shipped weights
 read the true label boxes of the held-out overlays (seed 2024) right 1,421 times of 1,430 (1,417 before the
 fine-tuning), every filled label and 98.6 % of those drawn in strokes of the outline colour
-(:mod:`benchmarks.bench_label_reader`).
+(:mod:`benchmarks.measure.bench_label_reader`).
 
 Conventions: images are RGB ``uint8``; a label box is ``(x1, y1, x2, y2)`` in px; a read is
 ``(number or None, text, confidence in [0, 1])`` (confidence: probability of the whole decoded path).

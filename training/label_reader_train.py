@@ -1,6 +1,6 @@
 """Train the region-label recognizer of :mod:`tools.label_reader` on overlays drawn for it, and export it to ONNX.
 
-Held out from the overlay benchmark (benchmarks/bench_regions.py) by construction: labels are drawn only in
+Held out from the overlay benchmark (benchmarks/measure/bench_regions.py) by construction: labels are drawn only in
 :func:`training_fonts` (the benchmark draws in :data:`benchmarks.synth.overlay.FONTS`), on backgrounds the benchmark
 never uses (``opencv_aero`` and the ``dji_survey_dev`` photos after its first three, cut at random places, scales
 and orientations), with ids up to 999 (the benchmark's are 0-20). Each scene is drawn as the benchmark's renderer
@@ -16,7 +16,7 @@ prints the accuracy on scenes not trained on. ~45 min on 2 cores. The fonts come
 Fine-tuning from the shipped weights: ``--init tools/weights/label_reader.onnx`` (:func:`load_onnx`; the batch
 norms stay frozen). Tried on 2026-11-26 (100,000 new samples, seed 11, 2,500 steps, ``--lr 1e-3``, 23 min):
 validation exact in the training fonts 0.891 -> 0.900, but the true label boxes of dev overlays (seeds 1/11/61/71,
-``benchmarks.bench_label_reader``) read 935/909/931/932 against the shipped weights' 937/907/933/934, so the
+``benchmarks.measure.bench_label_reader``) read 935/909/931/932 against the shipped weights' 937/907/933/934, so the
 shipped weights were kept. Again with ``--crossing 0.5`` (seed 13, 30 min): 936/908/934/937 (+4 in all), but
 read_regions on dev overlays (seeds 1/11/21/41/51/61/71) lost 7 exact regions in all (the reader's confidences,
 which read_regions' thresholds were set on, moved), so the shipped weights were kept again.

@@ -27,8 +27,8 @@ ASSUMED_HFOV_RANGE_DEG. ``confident`` is False for a shallow minimum, for grey/t
 spectra (image noise is isotropic, so it reads as nadir) and when the two cues' own minima disagree (texture that
 is anisotropic on the ground, or no flat ground: a street-level facade view).
 
-Limits (``docs/figures/pitch.json``, ``benchmarks/bench_pitch.py``): measured on renders of real orthophotos, whose
-spectra are steeper than real photos' (upsampled textures); oblique views are biased toward nadir by the
+Limits (``docs/figures/pitch.json``, ``benchmarks/measure/bench_pitch.py``): measured on renders of real orthophotos,
+whose spectra are steeper than real photos' (upsampled textures); oblique views are biased toward nadir by the
 image-fixed blur/noise; ground texture anisotropic over the whole frame (crop rows) fools the foreshortening cue
 and is only mostly caught by the disagreement check. On the 12 real HIT-UAV thermal frames (30–90° tilt) and 5 real
 nadir DJI photos it is not informative and says so (no confident estimate).
@@ -61,7 +61,7 @@ AXES: tuple[str, ...] = ("x",)
 PITCH_GRID_DEG = np.arange(-90.0, -19.5, 1.0)  # candidate pitches, −90 = nadir
 MIN_OVERLAP_BINS = 4  # a strip pair is compared only over at least this many shared log-frequency bins
 COST_REL_TOL = 0.3  # candidate pitches whose cost is within this fraction above the minimum's stay in the interval
-# Set on development renders (seeds 7, 11, 23 of benchmarks/bench_pitch.py), never on the benchmark suite:
+# Set on development renders (seeds 7, 11, 23 of benchmarks/measure/bench_pitch.py), never on the benchmark suite:
 MAX_DEPTH_RATIO = 0.6  # summed cost minimum / median above this: too shallow a minimum to trust (not confident)
 # The two cues' own minima farther apart than this: not confident. On the flat-ground dev renders 1 of 111 confident
 # estimates exceeds it; a real street-level facade view (shared/data/open3d-vqa rgb_3) was confidently −90 without it.

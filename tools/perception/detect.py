@@ -108,7 +108,7 @@ class DetectionReport:
     ``known_labels``: every label the configured weights can report (a count of anything else cannot be made).
     ``count_reliable``: False when the image is outside the detector's domain (``reason`` says why): the shipped
     person detector was trained on ground-level RGB photos and finds none of the people on grey/thermal frames
-    (measured by ``benchmarks/bench_detect.py``).
+    (measured by ``benchmarks/measure/bench_detect.py``).
     """
 
     detections: list[Detection]
@@ -245,7 +245,7 @@ def _count_reliability(rgb: np.ndarray, raw_names: dict[int, str], aerial: bool)
         return True, None
     if is_single_channel(rgb):
         return False, ("grey/thermal frame: the shipped person detector was trained on ground-level RGB photos and "
-                       "finds almost none of the people on aerial thermal frames (benchmarks/bench_detect.py)")
+                       "finds almost none of the people on aerial thermal frames (benchmarks/measure/bench_detect.py)")
     if aerial:
         return False, ("drone photo: the shipped person detector was trained on ground-level RGB photos; seen from "
                        "above it fires on rocks and bushes and misses small people")

@@ -21,9 +21,9 @@ Indicators (each a float; higher is worse except where ``LOWER_IS_WORSE`` says o
   brightening by gain lifts both, so the ratio separates them.
 - ``occlusion``: fraction of the frame covered by the largest connected near-uniform dark region (``occluder_mask``).
 
-Thresholds are calibrated by ``benchmarks/bench_quality.py --calibrate`` on clean and degraded copies of a calibration
-set of real images (held-out images and severities are evaluated separately); the values below are its output.
-Overexposure takes precedence over fog (both lift the dark channel; only overexposure clips).
+Thresholds are calibrated by ``benchmarks/measure/bench_quality.py --calibrate`` on clean and degraded copies of a
+calibration set of real images (held-out images and severities are evaluated separately); the values below are its
+output. Overexposure takes precedence over fog (both lift the dark channel; only overexposure clips).
 Score: 5 − Σ penalties (1 per label, 2 if severe, i.e. beyond its ``<label>_severe`` threshold), clipped to 1..5;
 so 5 = clean, 4 = one moderate problem, 3 = one severe or two moderate ones, ...
 
@@ -49,8 +49,8 @@ NOISE_BLOCK = 32  # px, tile side for the noise estimate
 CLIP_LEVEL = 250  # grey level from which a channel counts as clipped
 LABELS = ("blur", "noise", "low_light", "overexposure", "fog", "occlusion")
 
-# Output of `python -m benchmarks.bench_quality --calibrate` (calibration set, see that file). ``<label>`` is the
-# decision threshold, ``<label>_severe`` the one for a double penalty.
+# Output of `python -m benchmarks.measure.bench_quality --calibrate` (calibration set, see that file). ``<label>`` is
+# the decision threshold, ``<label>_severe`` the one for a double penalty.
 CALIBRATED_THRESHOLDS: dict[str, float] = {
     "blur": 0.3451, "blur_severe": 0.7013,
     "noise": 6.4647, "noise_severe": 15.6017,

@@ -6,7 +6,7 @@ to build the router), with rules + embeddings (the default), rules only, and emb
 Overhead: real questions on ``examples/`` through the real in-process MCP server, one session reused;
 overhead = graph wall time − the summed client-side durations of the tool calls (which include MCP transport).
 
-Run: ``python -m benchmarks.bench_planner [--repeats 10]``.
+Run: ``python -m benchmarks.measure.bench_planner [--repeats 10]``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from benchmarks.figures import write_figures
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

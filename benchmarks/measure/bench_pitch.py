@@ -1,6 +1,6 @@
 """Single-image pitch estimation (``tools/geometry/pitch.py``) on renders with known pitch and on real drone photos.
 
-Run: ``.venv/bin/python -m benchmarks.bench_pitch [--seed 41] [--views 120] [--out docs/figures/pitch.json]``.
+Run: ``.venv/bin/python -m benchmarks.measure.bench_pitch [--seed 41] [--views 120] [--out docs/figures/pitch.json]``.
 
 1. Renders: for each view a random built-in ground texture (``../shared/data`` orthophotos / nadir photos), a
    camera drawn like the generator's default tier (altitude 40–100 m, horizontal FOV 60–80°, roll ±2°, blur,
@@ -35,7 +35,7 @@ from tools.geometry.camera import intrinsics_for, read_metadata
 from tools.common import ToolError, jpeg_roundtrip, load_image
 from tools.geometry.pitch import estimate_pitch
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 SIZE = (960, 540)
 PITCH_RANGE = (-90.0, -30.0)
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-real", action="store_true", help="skip the real photos")
     args = ap.parse_args(argv)
     views = render_views(args.seed, args.views)
-    figures = {"command": f"python -m benchmarks.bench_pitch --seed {args.seed} --views {args.views}",
+    figures = {"command": f"python -m benchmarks.measure.bench_pitch --seed {args.seed} --views {args.views}",
                "renders": {"pitch_range_deg": list(PITCH_RANGE), "size": list(SIZE),
                            "focal_known": score_renders(views, focal_known=True),
                            "focal_assumed": score_renders(views, focal_known=False)}}

@@ -9,7 +9,7 @@ round trip (quality 85), as a camera would. Ground truth is the known camera geo
 otherwise (flat ground, no lens distortion, identical lighting): the real DJI pairs are the realistic check.
 
 "decided" pairs are those with ``confident=True``; the accuracy shares count undecided pairs as failures.
-Runs: ``python -m benchmarks.bench_pose [--n 100] [--seed 0]``; prints the figures and writes
+Runs: ``python -m benchmarks.measure.bench_pose [--n 100] [--seed 0]``; prints the figures and writes
 ``docs/figures/pose.json``.
 """
 
@@ -34,7 +34,7 @@ from tools.geometry.camera import Intrinsics, read_metadata  # noqa: E402
 from tools.common import to_jsonable  # noqa: E402
 from tools.views.pose import pose_from_metadata, relative_pose  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DJI = ROOT.parent / "shared" / "data" / "dji_survey_dev" / "images"
 TEXTURES = ("DJI_0018.JPG", "DJI_0020.JPG", "DJI_0034.JPG", "DJI_0035.JPG")
 REAL_PAIRS = (("DJI_0018.JPG", "DJI_0019.JPG"), ("DJI_0019.JPG", "DJI_0020.JPG"), ("DJI_0034.JPG", "DJI_0035.JPG"))

@@ -1,6 +1,6 @@
 """Camera transformation (heading within 10 deg and horizontal translation within 10 m) and pair clock accuracy of
-the pair pose (``tools.views.pose.relative_pose``: GPS baseline fused with the pixels' heading change, else the yaw tags)
-on pairs built from public drone photos.
+the pair pose (``tools.views.pose.relative_pose``: GPS baseline fused with the pixels' heading change, else the yaw
+tags) on pairs built from public drone photos.
 
 Three kinds of pairs, each with a truth that does not come from the code under test:
 - real pairs: consecutive/overlapping photos of ``../shared/data/dji_survey_dev`` (DJI) and ``garfield_dev``
@@ -18,7 +18,7 @@ Three kinds of pairs, each with a truth that does not come from the code under t
   sampling distance (altitude tag / focal from the EXIF focal length and sensor width). No metadata: pixels only.
 
 Clock: 12 = the top of image A; right when the hours agree, or differ by one while the true bearing is within 5 deg
-of the boundary between them. Usage: ``python -m benchmarks.bench_pose_pairs [--warped 24]``.
+of the boundary between them. Usage: ``python -m benchmarks.measure.bench_pose_pairs [--warped 24]``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 DJI_PAIRS = [("0018", "0019"), ("0019", "0020"), ("0018", "0020"), ("0034", "0035")]
 GARFIELD_PAIRS = [("0000", "0157"), ("0000", "0158"), ("0003", "0093"), ("0157", "0158"), ("0137", "0157"),
@@ -241,7 +241,7 @@ def main() -> None:
     vision = [r for r in real if r["pair"].startswith("vision-only")]
     scored = fused + edited_pairs() + warped_pairs(args.warped, args.seed)
     kinds = ("dji", "sequoia", "edited", "warped", "vision-only dji", "vision-only sequoia")
-    out = {"command": f"python -m benchmarks.bench_pose_pairs --warped {args.warped} --seed {args.seed}",
+    out = {"command": f"python -m benchmarks.measure.bench_pose_pairs --warped {args.warped} --seed {args.seed}",
            "tolerances": {"heading_deg": HEADING_TOL_DEG, "translation_m": TRANSLATION_TOL_M,
                           "clock_boundary_deg": CLOCK_BOUNDARY_DEG},
            "camera_transformation": summary(scored, "transform_ok"),

@@ -1,6 +1,6 @@
 """``make bench``: render the ground-truth suite, run the agent and the random baseline, write the report.
 
-    python -m benchmarks.make_bench [--per-task 50] [--seed 0] [--workers 2] [--work-dir .cache/bench]
+    python -m benchmarks.measure.make_bench [--per-task 50] [--seed 0] [--workers 2] [--work-dir .cache/bench]
                                     [--out docs/bench] [--tasks T1,T2] [--call-timeout-s S]
 
 Steps: (1) ``benchmarks.synth.generate`` renders every generator task that the SpatialUAV scorer knows (≥ 50
@@ -25,7 +25,7 @@ from benchmarks.published import AGENT_TARGETS, TARGET_THROUGHPUT_PER_MIN
 from agent.task_types import TaskType
 from benchmarks.figures import write_figures
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIGURE = ROOT / "docs" / "figures" / "bench.json"
 SINGLE_IMAGE_TASKS = (TaskType.DIRECTION_RECOGNITION, TaskType.DISTANCE_COMPARISON, TaskType.REGION_RECOGNITION)
 
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     runs = {"agent": read_rows(work / f"agent-{tag}.jsonl"), "random": read_rows(work / f"random-{tag}.jsonl")}
     report = build_report(runs, "synth", None if args.score_only else samples)
-    command = "python -m benchmarks.make_bench " + " ".join(argv) if argv else "make bench"
+    command = "python -m benchmarks.measure.make_bench " + " ".join(argv) if argv else "make bench"
     paths = write_report(report, args.out, command=command)
     agent = report["runs"]["agent"]["summary"]["per_task"]
     figures = {

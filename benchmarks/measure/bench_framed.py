@@ -9,7 +9,7 @@ two line widths and seven gaps (2-6 px, measured on the drawing), on a real orth
 skipped. A region counts when a returned region has its id and IoU >= 0.9 with the drawn box; any other region returned
 is an extra.
 
-Run: ``.venv/bin/python -m benchmarks.bench_framed [--out FILE]``; writes docs/figures/regions_framed.json.
+Run: ``.venv/bin/python -m benchmarks.measure.bench_framed [--out FILE]``; writes docs/figures/regions_framed.json.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ every 25th request answers HTTP 503 first (the agent must retry). The questions 
 
 Counted: exceptions out of ``Agent.ask``, abstentions, answers that differ from what the server said. With
 ``--base-url`` and ``--model`` a real server is asked instead (answers are then not known: only exceptions and
-language-model failures count). Run: ``python -m benchmarks.bench_llm_path`` (writes
+language-model failures count). Run: ``python -m benchmarks.measure.bench_llm_path`` (writes
 ``docs/figures/llm_path.json``).
 """
 
@@ -28,7 +28,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IMAGE = ROOT / "examples" / "regions_nadir.png"
 FIGURE = ROOT / "docs" / "figures" / "llm_path.json"
 TRANSIENT_EVERY = 25

@@ -1,16 +1,16 @@
 """Question understanding: how fast the offline parser turns a question into a program, and how long a cold
 ``uav-agent ask`` takes before its first tool call.
 
-    python -m benchmarks.bench_understanding [--questions FILE.jsonl ...] [--cold-runs 3] [--out PATH]
+    python -m benchmarks.measure.bench_understanding [--questions FILE.jsonl ...] [--cold-runs 3] [--out PATH]
 
 Question files are JSONL with ``question`` and ``n_images`` (or ``images``) fields: our paraphrases by default;
 any other set (e.g. ``../shared/foreign/questions/questions.jsonl``) is read in place, never copied. Per file: the
 median and 90th percentile parse time in milliseconds (each question parsed once, after one warm-up parse that
 loads the word list), how many questions the parser alone could not place (the task rules may), and, for files
-with a ``task`` per question, how many the router sends to that task or to the program that answers its kind. Cold start: a fresh process answers a
-metadata question about one photo; the figure is the process's wall time up to its first tool call (imports,
-MCP session, understanding), read from the answer's own timings. Targets: parse median <= 20 ms, first tool call
-<= 1 s after start.
+with a ``task`` per question, how many the router sends to that task or to the program that answers its kind. Cold
+start: a fresh process answers a metadata question about one photo; the figure is the process's wall time up to its
+first tool call (imports, MCP session, understanding), read from the answer's own timings. Targets: parse median <= 20
+ms, first tool call <= 1 s after start.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from benchmarks.figures import write_figures
 from planners.parse import parse_question
 from planners.router import route, routes_to
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_QUESTIONS = ROOT / "tests" / "data" / "paraphrases.jsonl"
 COLD_IMAGE = ROOT / "examples" / "dji" / "DJI_0018.JPG"
 OUT = ROOT / "docs" / "figures" / "understanding.json"

@@ -6,7 +6,7 @@ detections kept and dropped (with the reasons), recall at IoU 0.5 and 0.3, preci
 error per frame (detections minus true persons); plus whether a uniform grey frame gets any box. Ground truth: the
 VOC ``Person`` boxes in ``../shared/data/hit_uav_thermal/annotations_voc``.
 
-Usage: ``python -m benchmarks.bench_detect [--out docs/figures/detect_thermal.json]``
+Usage: ``python -m benchmarks.measure.bench_detect [--out docs/figures/detect_thermal.json]``
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "hit_uav_thermal"
 SETTINGS = {"conf0.25": dict(conf=0.25, tile=None, scale=1), "conf0.05": dict(conf=0.05, tile=None, scale=1),
             "conf0.05_x3_tiled": dict(conf=0.05, tile="auto", scale=3)}
@@ -78,7 +78,8 @@ def main() -> None:
 
     frames = sorted(p.stem for p in (DATA / "images").glob("*.jpg"))
     grey = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05)
-    out: dict = {"command": "python -m benchmarks.bench_detect", "data": "hit_uav_thermal (12 frames, VOC Person)",
+    out: dict = {"command": "python -m benchmarks.measure.bench_detect",
+                 "data": "hit_uav_thermal (12 frames, VOC Person)",
                  "uniform_grey_640x480": {"detections": len(grey.detections),
                                           "rejected": [why for _, why in grey.rejected]},
                  "known_labels": grey.known_labels}

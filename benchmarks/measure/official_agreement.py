@@ -1,6 +1,6 @@
 """Agreement of our scorers with each benchmark's own evaluation code on seeded adversarial replies.
 
-``python -m benchmarks.official_agreement --official-root DIR`` where DIR holds checkouts of the official
+``python -m benchmarks.measure.official_agreement --official-root DIR`` where DIR holds checkouts of the official
 repositories (``Hyu-Zhang+SpatialUAV``, ``lostwolves+BEDI``, ``zhajirong+AirCopBench``,
 ``open-compass+VLMEvalKit``; e.g. extracted from ``fetch``'s mirrors with ``git archive``). Their evaluation
 functions are loaded from those files at run time (nothing of them is kept here) and run beside ours on the same
@@ -28,7 +28,7 @@ from benchmarks.sample import Sample
 from benchmarks.scoring import OfficialCrash, score_detailed
 from benchmarks.scoring.aircopbench import LetterDraw
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "official_agreement.json"
+OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "official_agreement.json"
 REPOS = {"spatialuav": "Hyu-Zhang+SpatialUAV", "bedi": "lostwolves+BEDI", "aircopbench": "zhajirong+AirCopBench",
          "vlmevalkit": "open-compass+VLMEvalKit"}
 HUGE = "1" + "0" * 330

@@ -1,6 +1,6 @@
 """Speed and accuracy of tools.views.matching / tools.views.motion on this machine; writes docs/figures/matching.json.
 
-Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.bench_matching [--quick]``.
+Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.measure.bench_matching [--quick]``.
 Targets (issue #3): two 1920x1080 images, classical ≤ 1.5 s median, learned ≤ 6 s median; a 16-frame sequence
 ≤ 8 s; peak memory ≤ 2 GB. Accuracy: corner error (px, mean over the 4 corners of image a) of the fitted
 homography against the exact one of rendered pairs (benchmarks/synth/camera.py); false-confident answers on
@@ -25,7 +25,7 @@ from tools.views.matching import corners, match_views, warp_points
 from tools.views.motion import ego_motion
 from benchmarks.figures import write_figures
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "docs" / "figures" / "matching.json"
 YELL = DATA / "deepforest_neon/2019_YELL_2_541000_4977000_image_crop.png"

@@ -2,7 +2,7 @@
 
 The server is started as a user would (``uav-agent mcp`` / ``uav-agent mcp --http``, a temporary root holding a
 real orthophoto and bad image files) and each transport gets ``--calls`` raw JSON-RPC requests drawn by
-:mod:`benchmarks.fuzz_mcp_cases` (paths, base64, image bombs, wrong types, unknown names, non-finite numbers,
+:mod:`benchmarks.measure.fuzz_mcp_cases` (paths, base64, image bombs, wrong types, unknown names, non-finite numbers,
 protocol junk), one after the other. Counted per transport:
 
 - crashes: the server process died; hangs: no reply within ``--hang-s`` seconds;
@@ -15,7 +15,7 @@ protocol junk), one after the other. Counted per transport:
 Targets: 0 crashes, 0 hangs, 0 echo violations, 0 good-call failures, memory bounded (end - start small, peak far
 below what decoding a bomb would take: 900 MB). Writes ``docs/figures/mcp_fuzz.json``.
 
-Run: ``.venv/bin/python -m benchmarks.fuzz_mcp [--calls 600] [--seed 0]``
+Run: ``.venv/bin/python -m benchmarks.measure.fuzz_mcp [--calls 600] [--seed 0]``
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ import httpx
 import psutil
 
 from benchmarks.figures import write_figures
-from benchmarks.fuzz_mcp_cases import Case, cases, make_files
+from benchmarks.measure.fuzz_mcp_cases import Case, cases, make_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PHOTO = ROOT.parent / "shared" / "data" / "deepforest_neon" / "OSBS_029.png"
 TOKEN = "fuzz-token"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -263,7 +263,7 @@ def main() -> None:
     total = {k: sum(figures[t][k] for t in ("stdio", "http")) for k in counted}
     figures = {"total": total, **figures, "targets": {"calls": 1000, "crashes": 0, "hangs": 0, "echo_violations": 0,
                                                       "good_failures": 0},
-               "command": f"python -m benchmarks.fuzz_mcp --calls {opts.calls} --seed {opts.seed}",
+               "command": f"python -m benchmarks.measure.fuzz_mcp --calls {opts.calls} --seed {opts.seed}",
                "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                            "note": "shared 2-core machine; other jobs may run at the same time"}}  # fmt: skip
     write_figures(figures, opts.out, echo=False)

@@ -16,7 +16,7 @@ holds the exact boxes, drawn rounded to whole pixels), generated with a seed not
 The accuracy set's figures are also broken down by how each region was drawn (``by_style``:
 :mod:`benchmarks.regions_by_style`).
 
-Run: ``.venv/bin/python -m benchmarks.bench_regions [--n 320] [--synth DIR] [--out FILE]``; writes
+Run: ``.venv/bin/python -m benchmarks.measure.bench_regions [--n 320] [--synth DIR] [--out FILE]``; writes
 docs/figures/regions.json unless ``--out`` names another file.
 """
 

@@ -1,7 +1,7 @@
 """Perception figures: ground-plane distance ranking on exact renders, detector speed, thermal person recall.
 
-Run: ``.venv/bin/python -m benchmarks.bench_perception [--scenes 300] [--speed-runs 10]``; prints the figures and
-writes ``docs/figures/perception.json``.
+Run: ``.venv/bin/python -m benchmarks.measure.bench_perception [--scenes 300] [--speed-runs 10]``; prints the figures
+and writes ``docs/figures/perception.json``.
 
 1. Ranking: random cameras (pitch −90…−20 deg, roll ±5 deg, altitude 20–150 m, f = 1000 px, 1280x720) look at
    6 random cuboid objects (people 0.6x0.6x1.7 m, cars 4.5x1.9x1.5 m, random yaw) on flat ground. Each object's box
@@ -32,7 +32,7 @@ import numpy as np
 from benchmarks.synth.camera import PinholeCamera
 from tools.geometry.ground import CameraGeometry, rank_by_distance
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "hit_uav_thermal"
 OBJECTS = {"person": (0.6, 0.6, 1.7), "car": (4.5, 1.9, 1.5)}  # length, width, height in metres
 MAX_RANGE_M = 300.0

@@ -1,4 +1,4 @@
-"""Bad MCP requests for the fuzz battery (:mod:`benchmarks.fuzz_mcp`): raw JSON-RPC lines, so that anything a
+"""Bad MCP requests for the fuzz battery (:mod:`benchmarks.measure.fuzz_mcp`): raw JSON-RPC lines, so that anything a
 careless or hostile client can put on the wire is covered (NaN literals, broken JSON, deep nesting, wrong types).
 
 Each case is a :class:`Case`: the raw text to send, the request id to wait for (``None`` when the line has no

@@ -5,7 +5,7 @@ are scored like the benchmark: exact region sets/pairs/letters; boxes by IoU ≥
 transformation within 10° and max(5 m, 20 %); Motion by the MiniLM judge's cosine; Distance_Comparison with no
 stated pitch by the pitch-sweep rule of ``planners.plans`` (answered only when the same for every pitch).
 
-Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.bench_crossview ROOT [--per-task N]``
+Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.measure.bench_crossview ROOT [--per-task N]``
 where ROOT is a folder written by ``uav-agent synth``; writes the run under ``--label`` in
 ``docs/figures/crossview.json`` (other runs kept).
 """
@@ -26,7 +26,7 @@ import tools.views.association as A
 from tools.common import load_image
 from tools.views.matching import match_views
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "crossview.json"
+OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "crossview.json"
 Record = dict[str, Any]
 
 

@@ -11,7 +11,7 @@ overall and for 1080p-class images, i.e. max side <= 1920 px) are printed and wr
 The ground truth in the file is never read here except ``style`` and the image size (to pick a subset and to
 group timings): the reader sees the pixels only.
 
-Run: ``nice .venv/bin/python -m benchmarks.measure_foreign_overlays ../shared/foreign/overlays/regions.jsonl
+Run: ``nice .venv/bin/python -m benchmarks.measure.foreign_overlays ../shared/foreign/overlays/regions.jsonl
 --out /tmp/pred.jsonl [--per-style 5] [--styles suav,som] [--workers 1]``.
 """
 
@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 
 from benchmarks.figures import write_figures  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HD_MAX_SIDE = 1920   # px: images no larger than a 1080p frame form the timing target's group
 
 

@@ -1,11 +1,11 @@
 """Measure the region-label recognizer (tools.label_reader) alone, on the true label boxes of the region-overlay
-benchmark's overlays (benchmarks/bench_regions.py: benchmark fonts, which the recognizer never trains on).
+benchmark's overlays (benchmarks/measure/bench_regions.py: benchmark fonts, which the recognizer never trains on).
 
 Each label is read as :func:`tools.regions.read_regions` asks for it (``READER.read``: the WINDOWS vote) at the box
 :func:`benchmarks.synth.overlay.label_box` drew it in; a read is right when its number is the region's id. Figures are
 split by label kind (filled background or stroke letters in the outline colour) and by font.
 
-Run: ``.venv/bin/python -m benchmarks.bench_label_reader [--n 200] [--seed 2024] [--model PATH]``; writes
+Run: ``.venv/bin/python -m benchmarks.measure.bench_label_reader [--n 200] [--seed 2024] [--model PATH]``; writes
 docs/figures/label_reader.json.
 """
 

@@ -5,7 +5,7 @@ Each figure is a median over ``--calls`` sequential calls of the same cheap tool
 ``--concurrent`` HTTP calls are started at once and the errors counted. Targets (issue #5): ≤ 20 ms in-memory,
 ≤ 40 ms HTTP, 50 concurrent calls without error. Writes ``docs/figures/mcp.json``.
 
-Run: ``.venv/bin/python -m benchmarks.bench_mcp [--calls 200] [--concurrent 50]``
+Run: ``.venv/bin/python -m benchmarks.measure.bench_mcp [--calls 200] [--concurrent 50]``
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from mcp_server.catalog import REGISTRY, ToolContext
 from mcp_server.server import http_app
 from benchmarks.figures import write_figures
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IMAGE = ROOT.parent / "shared" / "data" / "deepforest_neon" / "OSBS_029.png"
 TOOL = "camera_metadata"
 TOKEN = "bench-token"

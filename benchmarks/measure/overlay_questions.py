@@ -1,6 +1,6 @@
 """Answer SpatialUAV-format questions about region overlays with the agent, and write the answers for a scorer.
 
-    python -m benchmarks.measure_overlay_questions QUESTIONS.jsonl --out ANSWERS.jsonl [--limit N] [--per-task N]
+    python -m benchmarks.measure.overlay_questions QUESTIONS.jsonl --out ANSWERS.jsonl [--limit N] [--per-task N]
 
 Each record holds ``id``, ``image`` (paths relative to the file's folder), ``conversations[0].value`` (the question)
 and ``GT``; the set is read in place, never copied. Answers are written one per line as ``{"id", "prediction",

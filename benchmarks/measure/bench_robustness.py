@@ -7,7 +7,7 @@
 - help: wall time of ``uav-agent --help`` (a whole process, as a user starts it) against a bare ``python -c pass``,
   median over ``--repeats`` runs. Target: <= 0.3 s.
 
-Writes ``docs/figures/robustness.json``. Run: ``.venv/bin/python -m benchmarks.bench_robustness [--repeats 10]``
+Writes ``docs/figures/robustness.json``. Run: ``.venv/bin/python -m benchmarks.measure.bench_robustness [--repeats 10]``
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import psutil
 
 from agent.config import Config
 from benchmarks.figures import write_figures
-from benchmarks.fuzz_mcp_cases import png_bomb
+from benchmarks.measure.fuzz_mcp_cases import png_bomb
 from mcp_server.images import RequestError, load
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 UAV_AGENT = Path(sys.executable).parent / "uav-agent"
 
 
@@ -98,7 +98,7 @@ def main() -> None:
                  "uav-agent ask --help": wall_s([str(UAV_AGENT), "ask", "--help"], opts.repeats),
                  "python -c pass": wall_s([sys.executable, "-c", "pass"], opts.repeats)},
         "targets": {"bomb_ms": 50, "bomb_mb": 10, "help_s": 0.3},
-        "command": f"python -m benchmarks.bench_robustness --repeats {opts.repeats}",
+        "command": f"python -m benchmarks.measure.bench_robustness --repeats {opts.repeats}",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "load_avg_1m": os.getloadavg()[0],
                     "note": "shared 2-core machine; other jobs may run at the same time"},
     }  # fmt: skip

@@ -10,8 +10,8 @@ everything else, clean included), placed midway between neighbouring indicator v
 median indicator on the strongest calibration severity of that label.
 A sample is right when the predicted label set equals the true one ({} for clean images).
 Each degraded severity is drawn ``--repeats`` times (default 3) with different random parts; clean images once.
-Run: ``python -m benchmarks.bench_quality [--calibrate] [--seed 0] [--repeats 3]``; prints the figures and writes
-``docs/figures/quality.json`` (about 50 s on one core).
+Run: ``python -m benchmarks.measure.bench_quality [--calibrate] [--seed 0] [--repeats 3]``; prints the figures and
+writes ``docs/figures/quality.json`` (about 50 s on one core).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from benchmarks.quality_sets import (CALIBRATION_IMAGES, CALIBRATION_SEVERITIES,
 from tools.perception.quality import (CALIBRATED_THRESHOLDS, CALIBRATED_THRESHOLDS_GREY, LABELS, LOWER_IS_WORSE,
                                       assess_quality, compute_indicators)  # fmt: skip
 
-FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "quality.json"
+FIGURE = Path(__file__).resolve().parents[2] / "docs" / "figures" / "quality.json"
 
 
 def calibrate(images: list[str], seed: int, repeats: int) -> dict[str, float]:

@@ -1,13 +1,13 @@
 """Which passes of tools.regions.read_regions carry weight on overlays never used in development: each pass is
 switched off in turn and the overlay benchmark's exact regions counted again, overlay by overlay.
 
-The overlays are those of benchmarks/bench_regions.py (same generator and scoring) drawn with seeds no pass was
+The overlays are those of benchmarks/measure/bench_regions.py (same generator and scoring) drawn with seeds no pass was
 written on. A pass is switched off by replacing the name tools.regions calls with a stand-in that hands its input
 back unchanged (a pass that adds or fixes nothing), so the passes themselves are not touched; this module is the only
 place that knows their call signatures. A pass whose removal gains regions on unseen overlays was fitted to its
 development cases; one whose removal loses many is the reader's backbone.
 
-Run: ``.venv/bin/python -m benchmarks.ablate_regions [--seeds 121 131 141 151] [--n 200] [--passes ...]``
+Run: ``.venv/bin/python -m benchmarks.measure.ablate_regions [--seeds 121 131 141 151] [--n 200] [--passes ...]``
 (~1.5 min per pass for four seeds of 200 overlays on 2 cores); writes docs/figures/regions_ablation.json.
 """
 
@@ -30,7 +30,7 @@ from tqdm import tqdm  # noqa: E402
 import tools.regions as regions  # noqa: E402
 from benchmarks.region_overlays import load_pool, make_instance, score  # noqa: E402
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "figures" / "regions_ablation.json"
+OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "regions_ablation.json"
 _pool = functools.cache(load_pool)   # the benchmark's pictures, loaded once per worker process, not once per job
 
 
