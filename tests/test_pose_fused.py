@@ -1,4 +1,4 @@
-"""The pair pose fused from GPS, yaw tags and pixels (``tools.pose_fused``) on real photos, and its cross-check of
+"""The pair pose fused from GPS, yaw tags and pixels (``tools.views.pose_fused``) on real photos, and its cross-check of
 the tags against the pixels. Truths: the flight log as the datasets document it (``dji_survey_dev/README.md``'s
 table, ``garfield_dev/exif_summary.csv``) put through a spherical-Earth local approximation written here, and for
 edited copies the log's yaw turned by the known edit; never the code under test."""
@@ -14,10 +14,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tools.camera import CameraMetadata
-from tools.pose import relative_pose
-from tools.pose_fused import CONTRADICTION_DEG, frame_heading, fuse_with_metadata
-from tools.pose_types import RelativePose, clock_hour, undecided_pose
+from tools.geometry.camera import CameraMetadata
+from tools.views.pose import relative_pose
+from tools.views.pose_fused import CONTRADICTION_DEG, frame_heading, fuse_with_metadata
+from tools.views.pose_types import RelativePose, clock_hour, undecided_pose
 
 R_EARTH = 6371008.8
 #: dji_survey_dev/README.md: lat, lon, GimbalYaw of each photo.

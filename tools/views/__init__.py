@@ -2,7 +2,8 @@
 association across views, and the drone's motion along a sequence.
 
 A camera-transformation question ends in :mod:`tools.views.pose` (``relative_pose``, or ``pose_from_metadata``
-when both photos carry GPS and gimbal tags); its answer type, ``RelativePose``, is in :mod:`tools.views.pose_types`.
+when both photos carry GPS and gimbal tags; :mod:`tools.views.pose_fused` combines the two); its answer type,
+``RelativePose``, is in :mod:`tools.views.pose_types`.
 Matches come from :mod:`tools.views.matching` (classical features; :mod:`tools.views.matchers_learned` when
 learned weights are installed).
 
@@ -18,7 +19,7 @@ _EXPORTS = {
     "MatchResult": "matching", "match_views": "matching", "corners": "matching", "warp_points": "matching",
     "LearnedMatcher": "matchers_learned", "build_matcher": "matchers_learned", "match_learned": "matchers_learned",
     "PoseSetup": "pose", "relative_pose": "pose", "pose_from_correspondences": "pose",
-    "pose_from_metadata": "pose_metadata", "scale_by_gps": "pose_metadata",
+    "pose_from_metadata": "pose_metadata", "scale_by_gps": "pose_metadata", "fuse_with_metadata": "pose_fused",
     "RelativePose": "pose_types", "clock_hour": "pose_types", "signed_angle": "pose_types", "wrap360": "pose_types",
     "associate_regions": "association", "transfer_box": "association", "visible_in": "association",
     "view_overlap": "association", "rank_candidate_views": "association", "region_visibility": "association",

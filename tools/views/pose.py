@@ -31,7 +31,7 @@ import numpy as np
 
 from tools.geometry.camera import CameraMetadata, Intrinsics, intrinsics_for, read_metadata
 from tools.common import ToolError, image_size
-from tools.pose_fused import fuse_with_metadata
+from tools.views.pose_fused import fuse_with_metadata
 from tools.views.pose_metadata import pose_from_metadata, scale_by_gps  # noqa: F401 (callers import it from here)
 from tools.views.pose_types import (  # noqa: F401 (the pose vocabulary, re-exported for callers)
     METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour, signed_angle, undecided_pose,
@@ -276,7 +276,7 @@ def relative_pose(image_a: str | Path | np.ndarray, image_b: str | Path | np.nda
     photos sets the metric scale (``tools.views.pose_metadata.scale_by_gps``). ``method``: "ground" (pitch known or
     nadir assumed), "homography" (pitch estimated from the plane normal) or "auto" (ground when both pitches are
     known). With ``fuse`` (default) and GPS on both photos the result is fused with the metadata
-    (``tools.pose_fused``: distance from GPS, heading change from the pixels else the yaw tags, tags cross-checked
+    (``tools.views.pose_fused``: distance from GPS, heading change from the pixels else the yaw tags, tags cross-checked
     against the pixels; ``sources`` names each value's origin); ``fuse=False`` gives the pixels' pose alone.
     """
     from tools.views.matching import match_views

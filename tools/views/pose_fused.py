@@ -5,13 +5,13 @@ consumer fixes are good to a couple of metres at any baseline, while a single-vi
 altitude that survey files often lack (a Parrot Sequoia records only the height above sea level) and bends with
 relief and lens distortion. The heading change comes from the pixels when the vision fit is confident (a ground
 fit measures the image rotation to a degree or two; compass-based yaw tags of fixed-wing cameras scatter by 5-15
-degrees), else from the two photos' yaw tags of any vendor (``tools.camera.camera_heading_deg``).
+degrees), else from the two photos' yaw tags of any vendor (``tools.geometry.camera.camera_heading_deg``).
 
 Forward/right and the clock need the compass bearing of image A's top (its "frame"). Three estimates exist: A's
 yaw tag; B's yaw tag minus the pixels' heading change; the GPS track azimuth minus the direction of B seen in A's
 pixels. They are cross-checked: a tag that the pixels contradict by more than :data:`CONTRADICTION_DEG` (a rotated
 or otherwise edited file keeps its original tags) is overruled, and the result says so. Without GPS on both photos
-the vision pose is returned as it is (vision only). Conventions as in ``tools/pose.py``.
+the vision pose is returned as it is (vision only). Conventions as in ``tools/views/pose.py``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tools.camera import CameraMetadata, camera_heading_deg
-from tools.pose_metadata import MIN_GPS_BASELINE_M, gps_baseline, vertical_offset
-from tools.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
+from tools.geometry.camera import CameraMetadata, camera_heading_deg
+from tools.views.pose_metadata import MIN_GPS_BASELINE_M, gps_baseline, vertical_offset
+from tools.views.pose_types import (METADATA_POSITION_SIGMA_M, METADATA_YAW_SIGMA_DEG, RelativePose, clock_hour,
                               signed_angle, wrap360)
 
 #: Disagreement (deg) between a yaw tag and the pixels above which the tag is taken to be wrong (an edited file):
