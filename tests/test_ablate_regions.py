@@ -56,8 +56,8 @@ def _scored(n: int, seed: int, off: str | None) -> tuple[int, int]:
 
 def test_worker_processes_count_what_the_benchmark_scores_with_and_without_the_pass() -> None:
     # the switch must reach the worker processes: they count what this process counts with and without the pass; on
-    # the first 4 overlays of seed 171 the fourth needs label_by_siblings (found at stop 47: with the fine-tuned
-    # recognizer, seed 141's eighth, found by benchmarks.measure.ablate_regions at stop 35, no longer does)
+    # the first 4 overlays of seed 171 the fourth needs label_by_siblings (with the fine-tuned recognizer; seed
+    # 141's eighth, which needed it with the recognizer before, no longer does)
     res = ablate(["label_by_siblings"], seeds=[171], n=4, workers=1)
     on, off = _scored(4, 171, None), _scored(4, 171, "label_by_siblings")
     assert off != on   # the pass matters here, so a switch that did not reach the workers would show
