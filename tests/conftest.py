@@ -31,7 +31,8 @@ def shared_data() -> Path:
 def _fresh_caches() -> None:
     """Each test starts without the per-process caches of image views, features and metadata tags (a test that
     breaks a reader on purpose must see it run)."""
-    from tools import feature_cache, metadata_read
+    from tools import feature_cache
+    from tools.metadata.read import clear_cache
 
     feature_cache.clear()
-    metadata_read.clear_cache()
+    clear_cache()
