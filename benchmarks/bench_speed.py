@@ -8,10 +8,10 @@
   photos the daemon has seen (views, features and metadata cached). Wall seconds, CPU seconds (user + system, the
   load-independent part) and peak resident memory of each process; ratios of medians. Targets: cold ≤ 1.2x the
   peer, warm ≤ 0.6x.
-- oblique: ``tools.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
+- oblique: ``tools.views.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
   fails, the learned matcher answers) in a fresh process: the call's wall and CPU seconds (the learned model's
   loading included) and the whole process. Target ≤ 5 s.
-- detect_4k: ``tools.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and second
+- detect_4k: ``tools.perception.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and second
   call, in a fresh process. Target ≤ 3 s.
 - concurrent: ``--concurrent`` match_views calls at once to ``uav-agent mcp --http`` (its worker processes), over
   the DJI pairs and the oblique pair in turn: errors, latencies, resident memory of the server and its workers
@@ -146,7 +146,7 @@ def ct_ask(repeats: int) -> dict[str, Any]:
 
 OBLIQUE_SNIPPET = """
 import json, sys, time
-from tools.matching import match_views
+from tools.views.matching import match_views
 c0, t0 = time.process_time(), time.perf_counter()
 r = match_views(sys.argv[1], sys.argv[2])
 print(json.dumps({"call_s": time.perf_counter() - t0, "call_cpu_s": time.process_time() - c0, "tried": r.tried,
@@ -156,7 +156,7 @@ print(json.dumps({"call_s": time.perf_counter() - t0, "call_cpu_s": time.process
 
 DETECT_SNIPPET = """
 import json, sys, time
-from tools.detect import detect
+from tools.perception.detect import detect
 out = {}
 for name in ("first_call", "second_call"):
     c0, t0 = time.process_time(), time.perf_counter()

@@ -25,7 +25,7 @@ from tools.perception.detect import (
     model_labels,
     tile_origins,
 )
-from tools.detect import DETECTOR_SIZE_PX, MAX_AUTO_TILES, auto_tile_size
+from tools.perception.detect import DETECTOR_SIZE_PX, MAX_AUTO_TILES, auto_tile_size
 
 FRAME = "1_60_30_0_00011"  # 31 Person boxes, 60 m, 30 deg oblique
 
