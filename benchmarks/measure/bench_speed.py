@@ -1,8 +1,8 @@
 """How fast the agent and its tools are in use (issue #52), each figure beside its target.
 
 - ct_ask: ``uav-agent ask IMG1 IMG2 "How did the camera move and rotate ..."`` on DJI 4000x2250 pairs
-  (``../shared/data/dji_survey_dev``) as whole processes, against ``benchmarks/peer_opencv_pose.py`` (plain OpenCV:
-  reduced JPEG decode, SIFT, FLANN, RANSAC) run in the same rounds, alternating, so that both see the same load.
+  (``../shared/data/dji_survey_dev``) as whole processes, against ``benchmarks/measure/peer_opencv_pose.py`` (plain
+  OpenCV: reduced JPEG decode, SIFT, FLANN, RANSAC) run in the same rounds, alternating, so that both see the same load.
   cold = the ask in its own process (``UAV_AGENT_DAEMON=0``); warm = the ask sent to a running ``uav-agent serve``
   (the client process included): ``warm_first`` the first question about a pair, ``warm_repeat`` a question about
   photos the daemon has seen (views, features and metadata cached). Wall seconds, CPU seconds (user + system, the
@@ -11,15 +11,15 @@
 - oblique: ``tools.views.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
   fails, the learned matcher answers) in a fresh process: the call's wall and CPU seconds (the learned model's
   loading included) and the whole process. Target ≤ 5 s.
-- detect_4k: ``tools.perception.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and second
-  call, in a fresh process. Target ≤ 3 s.
+- detect_4k: ``tools.perception.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and
+  second call, in a fresh process. Target ≤ 3 s.
 - concurrent: ``--concurrent`` match_views calls at once to ``uav-agent mcp --http`` (its worker processes), over
   the DJI pairs and the oblique pair in turn: errors, latencies, resident memory of the server and its workers
   before, at peak and 10 s after. Targets: 0 errors, memory after < 2 GB.
 
 The machine is shared (2 cores, other jobs): the 1-minute load average is recorded at the start and the end, and
 only figures from one run are compared. Writes ``docs/figures/speed.json``.
-Run: ``.venv/bin/python -m benchmarks.bench_speed [--repeats 3] [--concurrent 10]``
+Run: ``.venv/bin/python -m benchmarks.measure.bench_speed [--repeats 3] [--concurrent 10]``
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 
 from benchmarks.figures import write_figures
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 DJI = ROOT.parent / "shared" / "data" / "dji_survey_dev" / "images"
 AERO = ROOT.parent / "shared" / "data" / "opencv_aero"
@@ -87,7 +87,8 @@ def _ask(pair: tuple[Path, Path], env: dict[str, str]) -> dict[str, Any]:
 
 
 def _peer(pair: tuple[Path, Path]) -> dict[str, Any]:
-    return run_process([sys.executable, str(ROOT / "benchmarks" / "peer_opencv_pose.py"), *map(str, pair)], _env())
+    peer = ROOT / "benchmarks" / "measure" / "peer_opencv_pose.py"
+    return run_process([sys.executable, str(peer), *map(str, pair)], _env())
 
 
 def start_daemon(sock: Path) -> subprocess.Popen:
@@ -199,7 +200,7 @@ def detect_4k(repeats: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    from benchmarks.bench_speed_concurrent import concurrent_match_views
+    from benchmarks.measure.bench_speed_concurrent import concurrent_match_views
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -219,7 +220,7 @@ def main() -> None:
         figures["concurrent_match_views"] = concurrent_match_views(opts.concurrent, PAIRS + [OBLIQUE])
     figures["load_avg_1m_end"] = os.getloadavg()[0]
     figures["targets"] = TARGETS
-    figures["command"] = "python -m benchmarks.bench_speed " + " ".join(sys.argv[1:])
+    figures["command"] = "python -m benchmarks.measure.bench_speed " + " ".join(sys.argv[1:])
     figures["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "note": "shared 2-core machine; other jobs may run at the same time"}
     write_figures(figures, opts.out)

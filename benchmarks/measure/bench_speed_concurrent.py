@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SETTLE_S = 10.0  # seconds after the last reply before the "after" memory is read
 
 

@@ -2,8 +2,9 @@
 
 What a competent user would write instead of asking the agent: JPEGs decoded by libjpeg at a quarter of their size,
 SIFT, FLANN with Lowe's ratio test, a RANSAC homography, the in-plane rotation of that homography. No metadata, no
-checks, no confidence. ``benchmarks/bench_speed.py`` runs it as a whole process beside ``uav-agent ask``.
-Run: ``python benchmarks/peer_opencv_pose.py IMAGE_A IMAGE_B`` (prints the heading change in degrees, clockwise).
+checks, no confidence. ``benchmarks/measure/bench_speed.py`` runs it as a whole process beside ``uav-agent ask``.
+Run: ``python benchmarks/measure/peer_opencv_pose.py IMAGE_A IMAGE_B`` (prints the heading change in degrees,
+clockwise).
 """
 
 import math
