@@ -1,6 +1,6 @@
 """Planner figures: routing accuracy and planner overhead beyond tool time. Writes docs/figures/planner.json.
 
-Routing: the benchmarks' own question wording (``tests/test_router.py::SPEC_WORDING``), the registry's example
+Routing: the benchmarks' own question wording (``tests/planners/test_router.py::SPEC_WORDING``), the registry's example
 phrasings (used to build the router) and the held-out paraphrase set (``tests/data/paraphrases.jsonl``, never used
 to build the router), with rules + embeddings (the default), rules only, and embeddings only.
 Overhead: real questions on ``examples/`` through the real in-process MCP server, one session reused;

@@ -6,7 +6,7 @@ seen when at least half of the top block row is sky-like, at most a fifth of the
 row is brighter than the bottom rows by :data:`MIN_BRIGHTNESS_STEP` grey levels. The cue is one-sided: its absence
 says nothing (a steep oblique view shows no sky), so it only ever answers "oblique".
 
-Measured on the shared data (tests/test_view_cues.py): it fires on 4 of the 13 oblique Open3D-VQA/OpenCV aerial
+Measured on the shared data (tests/geometry/test_view_cues.py): it fires on 4 of the 13 oblique Open3D-VQA/OpenCV aerial
 frames and on none of the 18 nadir DJI, Sequoia and NEON photos or the 12 HIT-UAV thermal frames.
 """
 

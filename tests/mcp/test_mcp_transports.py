@@ -23,7 +23,7 @@ from mcp_server.images import encode_base64
 from mcp_server.catalog import REGISTRY
 from mcp_server.server import SERVER_TOOLS, http_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "test-token-3f9a"
 
 

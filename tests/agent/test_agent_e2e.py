@@ -17,7 +17,7 @@ from agent.agent import Agent
 from agent.answers import AngleDistance
 from agent.config import Config
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 REGIONS = json.loads((EXAMPLES / "regions_nadir.json").read_text())
 NADIR = "The drone looks straight down from 60 m. "
 

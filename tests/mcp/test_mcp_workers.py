@@ -96,7 +96,7 @@ def test_what_a_worker_prints_stays_off_stdout(tmp_path):
                       "    anyio.run(lambda: pool.call(os.write, 1, b'noise from a worker\\n'))\n"
                       "    anyio.run(lambda: pool.call(print, 'printed by a worker'))\n"
                       "    pool.close()\n    print('parent done')\n")  # fmt: skip
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
     assert proc.stdout == "parent done\n", proc.stdout

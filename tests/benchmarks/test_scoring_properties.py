@@ -3,7 +3,7 @@
 Lenient mode: arbitrary text gives a score in [0, 1] or the documented parse error, never an exception.
 Strict mode: arbitrary text gives a finite score, ``NotScored`` (left out of the official denominator) or
 ``OfficialCrash`` (the official code raises), nothing else. The official values themselves are checked in
-tests/test_scoring_official_cases.py and tests/test_scoring_disagreements.py.
+tests/benchmarks/test_scoring_official_cases.py and tests/benchmarks/test_scoring_disagreements.py.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from benchmarks.scoring import OfficialCrash, score_detailed
 from benchmarks.scoring.aircopbench import LetterDraw
 
 CASES = [json.loads(line) for line in
-         (Path(__file__).parent / "data" / "official_scoring_cases.jsonl").read_text(encoding="utf-8").splitlines()]
+         (Path(__file__).resolve().parents[1] / "data" / "official_scoring_cases.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
 def _sample(case: dict) -> Sample:

@@ -12,7 +12,7 @@ from tools.geometry.camera import (DEFAULT_HFOV_DEG, CameraMetadata, Intrinsics,
                                    read_metadata)
 from tools.common import ToolError
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dji"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "dji"
 
 # ../shared/data/dji_survey_dev/README.md (exiftool -n): lat, lon, RelAlt, FlightYaw, GimbalYaw
 DJI_TABLE = {

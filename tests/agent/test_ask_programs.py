@@ -69,7 +69,7 @@ def test_region_nearest_to_another_region_on_a_nadir_frame(agent):
     """Distances from a named region (not from the drone): truth from the drawn boxes of the example overlay."""
     from pathlib import Path
 
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
     centre = {int(k): ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k, b in drawn.items()}
     for anchor in (1, 4):
@@ -104,7 +104,7 @@ def test_height_above_ground_from_gps_altitude_and_a_stated_ground_elevation(age
 def test_region_nearest_to_the_image_centre_is_measured_in_the_image(agent):
     from pathlib import Path
 
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     truth = json.loads((examples / "regions_nadir.json").read_text())["truth"]
     by_pixels = sorted(truth, key=lambda k: truth[k]["pixel_distance_from_centre"])
     a = agent.ask([examples / "regions_nadir.png"], "Which box is closest to the middle of this image?")

@@ -18,7 +18,7 @@ from tools.views.pose import (PoseSetup, camera_rotation, clock_hour, ground_fro
                               pixels_from_ground, pose_from_correspondences, pose_from_metadata, relative_pose,
                               signed_angle, wrap360)
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dji"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "dji"
 W, H, F = 960, 540, 800.0
 INTR = Intrinsics(F, F, W / 2, H / 2, W, H, "render")
 

@@ -18,7 +18,7 @@ from benchmarks.runner import RunnerError, read_rows, run, select
 from benchmarks.sample import Sample
 from benchmarks.solvers import Solution, SolverSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class FlakySolver:

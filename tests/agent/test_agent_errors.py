@@ -12,7 +12,7 @@ from agent.agent import Agent, AgentInputError
 from agent.cli import app
 from agent.config import Config
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 IMG = str(EXAMPLES / "regions_nadir.png")
 
 

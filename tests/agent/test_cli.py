@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from agent.cli import app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IMG = str(ROOT / "examples" / "regions_nadir.png")
 FARTHEST = "The drone looks straight down from 60 m. Which region is the farthest from the drone?"
 

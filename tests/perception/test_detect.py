@@ -189,7 +189,7 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
     code = ("import numpy as np, torch; from tools.perception.detect import detect; "
             "detect(np.zeros((64, 64, 3), np.uint8), tile=None); print(torch.get_num_threads())")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                         cwd=Path(__file__).resolve().parents[1])
+                         cwd=Path(__file__).resolve().parents[2])
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.strip().splitlines()[-1]) == int(user_threads or os.cpu_count())
 

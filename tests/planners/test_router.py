@@ -13,7 +13,7 @@ from planners.plans import PLANS
 from planners.router import ImageCountError, route, routes_to
 from planners.tasks import TASKS, task_for_alias
 
-PARAPHRASES = Path(__file__).parent / "data" / "paraphrases.jsonl"
+PARAPHRASES = Path(__file__).resolve().parents[1] / "data" / "paraphrases.jsonl"
 
 # The benchmarks' own question wording (shared/specs/benchmarks.md), with the number of images each task takes.
 SPEC_WORDING = [
