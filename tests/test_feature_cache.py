@@ -11,7 +11,7 @@ import pytest
 
 from tools import feature_cache
 from tools.common import ToolError, downscale, load_image, load_working
-from tools.matching import match_views
+from tools.views.matching import match_views
 
 DJI = "dji_survey_dev/images/DJI_0018.JPG"
 
