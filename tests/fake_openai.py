@@ -7,7 +7,8 @@ client: HTTP/1.1 with keep-alive (one connection serves many requests; ``connect
 ``{"error": {"message", "type", "code"}}`` shape; slow replies (``delay_s``).
 
 Modes of a text-only server: ``images=False`` answers HTTP 400 to any image part with a message that never mentions
-images (as llama.cpp does for a model without a vision projector); ``tools=False`` answers HTTP 400 to a request
+images (as llama-cpp-python does for a model without a vision projector), or ``image_refusal`` instead, e.g.
+``LLAMA_SERVER_IMAGE_REFUSAL`` (llama.cpp's own server: HTTP 500, which clients otherwise retry as a crash); ``tools=False`` answers HTTP 400 to a request
 offering tools (as vLLM does without ``--enable-auto-tool-choice``); ``list_content="drop"`` silently ignores
 messages whose content is a list of parts (as some chat templates do) and ``list_content="text"`` renders image
 parts as their base64 text (as others do); both show only in ``usage.prompt_tokens``.
@@ -33,6 +34,8 @@ from typing import Any
 
 TOKEN = re.compile(r"\S+\s*")  # a "token" of this fake: one word with its trailing space
 IMAGE_REFUSAL = "Failed to apply the chat template: messages[0].content is not a string"
+LLAMA_SERVER_IMAGE_REFUSAL = (500, "image input is not supported - hint: if this is unexpected, you may need to "
+                                   "provide the mmproj")
 TOOLS_REFUSAL = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
 
 
@@ -40,13 +43,15 @@ class FakeChatServer:
     """Start with :meth:`start`, stop with :meth:`close`; ``url`` is the ``/v1`` base URL."""
 
     def __init__(self, script: list[Any] | None = None, default: Any = "script exhausted", *, images: bool = True,
-                 tools: bool = True, list_content: str = "keep", delay_s: float = 0.0) -> None:
+                 tools: bool = True, list_content: str = "keep", delay_s: float = 0.0,
+                 image_refusal: tuple[int, str] = (400, IMAGE_REFUSAL)) -> None:
         if list_content not in ("keep", "drop", "text"):
             raise ValueError(f"list_content must be 'keep', 'drop' or 'text', got {list_content!r}")
         self.requests: list[dict] = []
         self.script: list[Any] = list(script or [])
         self.default: Any = default
         self.images, self.tools, self.list_content = images, tools, list_content
+        self.image_refusal = image_refusal
         self.delay_s = delay_s
         self.outage: list[tuple[int, str]] = []  # (status, message) answered to the next requests of any kind
         self.connections = 0  # TCP connections accepted (keep-alive shows as fewer connections than requests)
@@ -79,7 +84,7 @@ class FakeChatServer:
                 status, message = self.outage.pop(0)
                 return status, {"content": message}
         if not self.images and body_has_image(body):
-            return 400, {"content": IMAGE_REFUSAL}
+            return self.image_refusal[0], {"content": self.image_refusal[1]}
         if not self.tools and body.get("tools"):
             return 400, {"content": TOOLS_REFUSAL}
         if _max_tokens(body) == 1:  # a health check or capability probe: one token carries no answer
@@ -90,6 +95,10 @@ class FakeChatServer:
             entry = entry(body)
         status, msg = entry if isinstance(entry, tuple) else (200, entry)
         return status, ({"content": msg} if isinstance(msg, str) else dict(msg))
+
+    def asked(self) -> list[dict]:
+        """The requests that asked something: all but the one-token ones (capability probes, health checks)."""
+        return [r for r in self.requests if _max_tokens(r["body"]) != 1]
 
     def prompt_tokens(self, body: dict) -> int:
         """Tokens of the text this server reads: list-content messages count as nothing when they are dropped."""

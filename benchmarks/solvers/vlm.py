@@ -9,10 +9,17 @@ exponential backoff; other HTTP errors raise :class:`VLMError` at once. Replies 
 that a rerun or a resumed run costs nothing and a different server under the same model name is asked afresh.
 A reply that is not an answer (cut off at ``max_tokens``, empty, junk: :func:`planners.llm_checks.reply_problem`)
 is returned as the prediction (the model's failure scores 0) with the reason in ``extra["junk"]``, and never cached.
+
+Before its first request with images, the solver learns whether the endpoint can take them at all
+(:mod:`planners.llm_caps`, three one-token requests, once per process): text-only servers refuse image parts in
+several ways (HTTP 400 naming a chat template, HTTP 500 from llama.cpp's server, which would be retried as a crash,
+or no refusal but the image dropped or read as base64 text). When it cannot, every sample with images fails at
+once with that reason instead of being sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -98,7 +105,10 @@ class VLMSolver:
             raise ValueError(f"max_retries and backoff_s must be >= 0, got {max_retries}, {backoff_s}")
         import httpx
 
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.base_url = base_url.rstrip("/")
+        self.url = self.base_url + "/chat/completions"
+        self.api_key_env, self.timeout_s = api_key_env, float(timeout_s)
+        self.image_refusal: str | None = None  # why the endpoint cannot take images ("" = it can; None = not asked)
         self.model = self.model_id = model
         self.params = {"temperature": 0, "max_tokens": int(max_tokens)}
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -116,6 +126,9 @@ class VLMSolver:
         if cached is not None:
             return Solution(raw=cached, timings={"total_s": round(time.perf_counter() - t0, 4)},
                             extra={"cached": True, "attempts": 0})
+        if sample.images and self._cannot_see():
+            raise VLMError(f"the model {self.model} at {self.base_url} cannot take images ({self.image_refusal}): "
+                           "the raw-VLM baseline needs a model that takes images")
         payload = {"model": self.model, **self.params,
                    "messages": [{"role": "user", "content": [*map(image_part, sample.images),
                                                              {"type": "text", "text": text}]}]}
@@ -153,6 +166,28 @@ class VLMSolver:
                 raise VLMError(f"{self.url} answered non-JSON: {resp.text[:200]}") from None
             return reply_of(body), attempt + 1
         raise VLMError(f"{self.url}: gave up after {self.max_retries + 1} attempts (last: {last})")
+
+    def _cannot_see(self) -> bool:
+        """Whether the endpoint cannot take images, probed on first need; an endpoint that is down or busy gives
+        no verdict (the request itself then fails or succeeds) and is probed again next time."""
+        if self.image_refusal is None:
+            from planners.llm_caps import capabilities
+            from planners.llm_client import LLMError, make_chat_model, release_connections
+
+            llm = make_chat_model(self.base_url, self.model, self.api_key_env, timeout_s=self.timeout_s)
+
+            async def probe() -> Any:
+                try:
+                    return (await capabilities(llm))[0]
+                finally:
+                    await release_connections()
+
+            try:
+                caps = asyncio.run(probe())
+            except LLMError:
+                return False
+            self.image_refusal = "" if caps.images else (caps.images_note or "refused")
+        return bool(self.image_refusal)
 
     def _cache_path(self, key: str) -> Path | None:
         return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.json"

@@ -145,7 +145,7 @@ def test_a_killed_cli_run_resumes_with_the_same_command_and_loses_nothing(image,
         assert f"{killed_at} already done" in done.stdout
         ids = [json.loads(line)["question_id"] for line in out.read_text().splitlines()]
         assert sorted(ids) == [f"k{i}" for i in range(8)]  # every sample exactly once
-        assert len(ep.requests) <= 8 + 1  # at most the one in flight at the kill is asked twice
+        assert len(ep.asked()) <= 8 + 1  # at most the one in flight at the kill is asked twice
     finally:
         ep.server.shutdown()
         ep.server.server_close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 
 import pytest
-from fake_openai import FakeChatServer
+import fake_openai
+from fake_openai import IMAGE_REFUSAL, LLAMA_SERVER_IMAGE_REFUSAL, FakeChatServer
 from PIL import Image
 
 from benchmarks.runner import read_rows, run
@@ -49,7 +50,7 @@ def test_request_carries_images_inline_the_benchmark_prompt_and_temperature_zero
     solver = VLMSolver(endpoint.url, "qwen-test", api_key_env="TEST_VLM_KEY", cache_dir=tmp_path / "cache")
     sol = solver.solve(_aircop(images))
     assert sol.raw == "<think>The car is left of the tree.</think>B"
-    (req,) = endpoint.requests
+    (req,) = endpoint.asked()  # after the capability probe
     assert req["path"] == "/v1/chat/completions" and req["auth"] == "Bearer sekret"
     body = req["body"]
     assert body["model"] == "qwen-test" and body["temperature"] == 0
@@ -67,7 +68,7 @@ def test_tdbench_prompt_is_vlmevalkit_multiple_choice(endpoint, images, tmp_path
     s = Sample("7_r90", "tdbench", "localization", images[:1], "Where is the car?", "A",
                options={"A": "top-right", "B": "bottom-left"}, metadata={"question_index": "7", "rotation": 90})
     VLMSolver(endpoint.url, "m", cache_dir=None).solve(s)
-    text = endpoint.requests[0]["body"]["messages"][0]["content"][-1]["text"]
+    text = endpoint.asked()[0]["body"]["messages"][0]["content"][-1]["text"]
     assert text == ("Question: Where is the car?\nOptions:\nA. top-right\nB. bottom-left\n"
                     "Please select the correct answer from the options above. \n")
 
@@ -76,11 +77,11 @@ def test_transient_failures_are_retried_and_hard_failures_are_not(endpoint, imag
     endpoint.script = [(503, "overloaded"), (429, "slow down")]
     solver = VLMSolver(endpoint.url, "m", cache_dir=None, backoff_s=0.01, max_retries=3)
     sol = solver.solve(_aircop(images))
-    assert sol.extra["attempts"] == 3 and len(endpoint.requests) == 3
+    assert sol.extra["attempts"] == 3 and len(endpoint.asked()) == 3
     endpoint.script = [(400, "bad request")]
     with pytest.raises(VLMError, match="HTTP 400"):
         solver.solve(_aircop(images, "q2"))
-    assert len(endpoint.requests) == 4
+    assert len(endpoint.asked()) == 4
     endpoint.script = [(500, "x")] * 4
     with pytest.raises(VLMError, match="gave up after 4 attempts"):
         solver.solve(_aircop(images, "q3"))
@@ -90,16 +91,16 @@ def test_cache_is_keyed_by_endpoint_model_prompt_and_image_bytes(endpoint, image
     cache = tmp_path / "cache"
     first = VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
     again = VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
-    assert len(endpoint.requests) == 1 and again.raw == first.raw and again.extra["cached"]
+    assert len(endpoint.asked()) == 1 and again.raw == first.raw and again.extra["cached"]
     VLMSolver(endpoint.url, "m2", cache_dir=cache).solve(_aircop(images))  # other model
-    assert len(endpoint.requests) == 2
+    assert len(endpoint.asked()) == 2
     Image.new("RGB", (32, 24), (0, 0, 255)).save(images[1])  # same path, new pixels
     VLMSolver(endpoint.url, "m1", cache_dir=cache).solve(_aircop(images))
-    assert len(endpoint.requests) == 3
+    assert len(endpoint.asked()) == 3
     other = FakeChatServer(default="A").start()  # another server under the same model name
     try:
         sol = VLMSolver(other.url, "m1", cache_dir=cache).solve(_aircop(images))
-        assert sol.raw == "A" and not sol.extra["cached"] and len(other.requests) == 1
+        assert sol.raw == "A" and not sol.extra["cached"] and len(other.asked()) == 1
     finally:
         other.close()
 
@@ -112,7 +113,7 @@ def test_junk_and_cut_off_replies_are_returned_but_not_cached(endpoint, images, 
     cut = VLMSolver(endpoint.url, "m", cache_dir=cache, max_tokens=20).solve(_aircop(images))
     assert cut.extra["finish_reason"] == "length" and "cut off" in cut.extra["junk"]
     good = VLMSolver(endpoint.url, "m", cache_dir=cache).solve(_aircop(images))  # the default reply: asked again
-    assert not good.extra["cached"] and "junk" not in good.extra and len(endpoint.requests) == 3
+    assert not good.extra["cached"] and "junk" not in good.extra and len(endpoint.asked()) == 3
     assert VLMSolver(endpoint.url, "m", cache_dir=cache).solve(_aircop(images)).extra["cached"]
 
 
@@ -131,10 +132,24 @@ def test_missing_endpoint_settings_are_a_clear_error():
         VLMSolver(None, "m")
 
 
-def test_a_text_only_server_is_named_as_the_likely_cause(images):
-    server = FakeChatServer(images=False).start()
+@pytest.mark.parametrize("refusal", [(400, IMAGE_REFUSAL), LLAMA_SERVER_IMAGE_REFUSAL])
+def test_a_text_only_server_fails_every_sample_at_once_with_its_refusal(images, refusal):
+    """llama.cpp's server refuses images with HTTP 500, which the retries would otherwise take for a crash."""
+    server = FakeChatServer(images=False, image_refusal=refusal).start()
     try:
-        with pytest.raises(VLMError, match="HTTP 400: .*text-only models refuse image parts"):
-            VLMSolver(server.url, "m", cache_dir=None).solve(_aircop(images))
+        solver = VLMSolver(server.url, "m", cache_dir=None, backoff_s=0.01)
+        for qid in ("q1", "q2"):
+            with pytest.raises(VLMError, match=f"cannot take images .answered HTTP {refusal[0]}: .*needs a model"):
+                solver.solve(_aircop(images, qid))
+        assert server.asked() == []  # no sample was sent
+        probes_with_images = [r for r in server.requests if fake_openai.body_has_image(r["body"])]
+        assert len(probes_with_images) == (1 if refusal[0] < 500 else 3)  # once per solver: a 500 is retried twice
     finally:
         server.close()
+
+
+def test_an_unreachable_endpoint_gives_no_verdict_and_the_request_fails_on_its_own(images):
+    solver = VLMSolver("http://127.0.0.1:9/v1", "m", cache_dir=None, max_retries=0)
+    with pytest.raises(VLMError, match="gave up after 1 attempts"):
+        solver.solve(_aircop(images))
+    assert solver.image_refusal is None  # asked again next time
