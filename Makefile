@@ -77,7 +77,7 @@ $(STAMPS)/llm: Makefile
 	@mkdir -p $(STAMPS) && touch $@
 
 llm: $(STAMPS)/llm
-	nice -n 19 $(LLM_VENV)/bin/python benchmarks/llm_server.py --model $(LLM_GGUF) --alias $(LLM_ALIAS) \
+	nice -n 19 $(LLM_VENV)/bin/python benchmarks/measure/llm_server.py --model $(LLM_GGUF) --alias $(LLM_ALIAS) \
 	  --host 127.0.0.1 --port $(LLM_PORT) --threads $(LLM_THREADS)
 
 clean:

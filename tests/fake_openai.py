@@ -8,10 +8,11 @@ client: HTTP/1.1 with keep-alive (one connection serves many requests; ``connect
 
 Modes of a text-only server: ``images=False`` answers HTTP 400 to any image part with a message that never mentions
 images (as llama-cpp-python does for a model without a vision projector), or ``image_refusal`` instead, e.g.
-``LLAMA_SERVER_IMAGE_REFUSAL`` (llama.cpp's own server: HTTP 500, which clients otherwise retry as a crash); ``tools=False`` answers HTTP 400 to a request
-offering tools (as vLLM does without ``--enable-auto-tool-choice``); ``list_content="drop"`` silently ignores
-messages whose content is a list of parts (as some chat templates do) and ``list_content="text"`` renders image
-parts as their base64 text (as others do); both show only in ``usage.prompt_tokens``.
+``LLAMA_SERVER_IMAGE_REFUSAL`` (llama.cpp's own server: HTTP 500, which clients otherwise retry as a crash);
+``tools=False`` answers HTTP 400 to a request offering tools (as vLLM does without ``--enable-auto-tool-choice``);
+``list_content="drop"`` silently ignores messages whose content is a list of parts (as some chat templates do) and
+``list_content="text"`` renders image parts as their base64 text (as others do); both show only in
+``usage.prompt_tokens``.
 
 Replies: each ``POST /v1/chat/completions`` pops the next ``script`` entry, else uses ``default`` (which may be a
 callable taking the request body). An entry is a message dict (``{"content": ...}`` or ``{"content": None,

@@ -1,6 +1,7 @@
 """Serve a GGUF model as an OpenAI-compatible endpoint with llama.cpp's own server, from the xllamacpp wheel.
 
-    .venv-llm/bin/python benchmarks/llm_server.py --model .cache/llm/gemma-3-270m-q4_k_m.gguf --alias gemma3-270m
+    .venv-llm/bin/python benchmarks/measure/llm_server.py --model .cache/llm/gemma-3-270m-q4_k_m.gguf \
+        --alias gemma3-270m
 
 This is what ``make llm`` runs (docs/llm.md): a local server to try the agent's LLM path and the raw-VLM baseline
 against. xllamacpp ships llama.cpp prebuilt for CPUs (manylinux x86_64), so nothing is compiled; its ``Server``
