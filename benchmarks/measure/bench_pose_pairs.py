@@ -3,13 +3,14 @@ the pair pose (``tools.views.pose.relative_pose``: GPS baseline fused with the p
 tags) on pairs built from public drone photos.
 
 Three kinds of pairs, each with a truth that does not come from the code under test:
-- real pairs: consecutive/overlapping photos of ``../shared/data/dji_survey_dev`` (DJI) and ``garfield_dev``
-  (Parrot Sequoia, pairs listed in its README). Truth: the flight log as the files record it, read here with the
-  ``exiftool`` program (GPS position; the yaw tag the dataset README names: DJI ``GimbalYawDegree``, Parrot
-  ``XMP-Camera:Yaw``) and put into local east/north metres by a tangent-plane formula written here (WGS84 radii of
-  curvature), independent of the project's reader and geodesic. The same pairs are also scored from the pixels
-  alone (``fuse=False``; the Sequoia altitude from the ground elevation its README states) as a diagnostic: that
-  is the only place where the pixels' heading is compared with the yaw tags.
+- real pairs: consecutive/overlapping photos of ``../shared/data/dji_survey_dev`` (DJI), ``garfield_dev``
+  (Parrot Sequoia, pairs listed in its README) and the senseFly photos of ``../shared/foreign/questions``
+  (Seneca). Truth: the flight log as the files record it, read here with the ``exiftool`` program (GPS position;
+  the yaw tag the dataset README names: DJI ``GimbalYawDegree``, Parrot ``XMP-Camera:Yaw``, senseFly
+  ``XMP-sensefly:Heading``) and put into local east/north metres by a tangent-plane formula written here (WGS84
+  radii of curvature), independent of the project's reader and geodesic. The same pairs are also scored from the
+  pixels alone (``fuse=False``; the Sequoia altitude from the ground elevation its README states) as a diagnostic:
+  that is the only place where the pixels' heading is compared with the yaw tags.
 - edited pairs: a real pair whose photo A or B is a rotated copy (one to three quarter turns, tags copied unchanged
   by ``exiftool -TagsFromFile``): the metadata now contradicts the pixels, and the truth is the log's yaw turned by the
   known edit.
@@ -39,6 +40,11 @@ DATA = ROOT.parent / "shared" / "data"
 DJI_PAIRS = [("0018", "0019"), ("0019", "0020"), ("0018", "0020"), ("0034", "0035")]
 GARFIELD_PAIRS = [("0000", "0157"), ("0000", "0158"), ("0003", "0093"), ("0157", "0158"), ("0137", "0157"),
                   ("0135", "0137"), ("0137", "0138"), ("0000", "0137"), ("0135", "0138")]
+#: senseFly photos of the foreign question set (OpenDroneMap's Seneca sample, CC0): consecutive exposures and the
+#: pairs its questions ask about.
+SENECA = ROOT.parent / "shared" / "foreign" / "questions" / "images" / "seneca"
+SENECA_PAIRS = [("0448", "0449"), ("0452", "0453"), ("0518", "0519"), ("0519", "0520"), ("0520", "0521"),
+                ("0449", "0524"), ("0524", "0534"), ("0518", "0604")]
 GARFIELD_GROUND_M = 255.0  # garfield_dev/README.md: ground about 250-260 m above sea level
 HEADING_TOL_DEG, TRANSLATION_TOL_M, CLOCK_BOUNDARY_DEG = 10.0, 10.0, 5.0
 
@@ -73,8 +79,9 @@ def score(true: dict, pose) -> dict:
             "clock_ok": clock_ok(true["bearing_deg"], pose.clock)}
 
 
-#: The yaw tag each dataset README names as the direction of the image top.
-YAW_TAGS = ("XMP-drone-dji:GimbalYawDegree", "XMP-Camera:Yaw")
+#: The yaw tag each dataset README names as the direction of the image top (senseFly: the airframe's heading, the
+#: camera looking down with the image top towards the nose).
+YAW_TAGS = ("XMP-drone-dji:GimbalYawDegree", "XMP-Camera:Yaw", "XMP-sensefly:Heading")
 WGS84_A, WGS84_E2 = 6378137.0, 6.69437999014e-3
 
 
@@ -112,7 +119,9 @@ def truth_from_log(pa: Path, pb: Path, turn_a: int = 0, turn_b: int = 0) -> dict
 def real_paths() -> list[tuple[str, Path, Path]]:
     dji = [(f"dji {a}-{b}", *(DATA / "dji_survey_dev" / "images" / f"DJI_{n}.JPG" for n in (a, b)))
            for a, b in DJI_PAIRS]
-    return dji + [(f"sequoia {a}-{b}", garfield_path(a), garfield_path(b)) for a, b in GARFIELD_PAIRS]
+    seneca = [(f"sensefly {a}-{b}", SENECA / f"IMG_{a}.jpg", SENECA / f"IMG_{b}.jpg") for a, b in SENECA_PAIRS
+              if SENECA.is_dir()]
+    return dji + [(f"sequoia {a}-{b}", garfield_path(a), garfield_path(b)) for a, b in GARFIELD_PAIRS] + seneca
 
 
 def real_pairs() -> list[dict]:
@@ -240,7 +249,8 @@ def main() -> None:
     fused = [r for r in real if not r["pair"].startswith("vision-only")]
     vision = [r for r in real if r["pair"].startswith("vision-only")]
     scored = fused + edited_pairs() + warped_pairs(args.warped, args.seed)
-    kinds = ("dji", "sequoia", "edited", "warped", "vision-only dji", "vision-only sequoia")
+    kinds = ("dji", "sequoia", "sensefly", "edited", "warped", "vision-only dji", "vision-only sequoia",
+             "vision-only sensefly")
     out = {"command": f"python -m benchmarks.measure.bench_pose_pairs --warped {args.warped} --seed {args.seed}",
            "tolerances": {"heading_deg": HEADING_TOL_DEG, "translation_m": TRANSLATION_TOL_M,
                           "clock_boundary_deg": CLOCK_BOUNDARY_DEG},
