@@ -65,6 +65,19 @@ def _serve(conn: multiprocessing.connection.Connection) -> None:
             conn.send(reply)
         except Exception as exc:  # noqa: BLE001 - an unpicklable result
             conn.send(("error", type(exc).__name__, f"result could not be sent back: {str(exc)[:200]}", False))
+        del reply
+        _release_free_memory()
+
+
+def _release_free_memory() -> None:
+    """Hand the heap a call freed back to the system (glibc keeps freed pages of its arenas otherwise: a worker that
+    ran the learned matcher or the detector on a big photo would hold hundreds of MB it no longer uses)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
 
 
 @dataclass
