@@ -117,7 +117,7 @@ def test_which_side_one_region_lies_of_another_from_the_drawn_boxes(agent):
     """Left/right and above/below between two regions, read from the example overlay; truth from its drawn boxes."""
     from pathlib import Path
 
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
     cx = {int(k): (b[0] + b[2]) / 2 for k, b in drawn.items()}
     cy = {int(k): (b[1] + b[3]) / 2 for k, b in drawn.items()}
@@ -132,7 +132,7 @@ def test_which_side_one_region_lies_of_another_from_the_drawn_boxes(agent):
 def test_closer_of_two_named_regions_to_a_third(agent):
     from pathlib import Path
 
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
     centre = {int(k): ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k, b in drawn.items()}
     anchor, x, y = 5, 1, 4
