@@ -13,10 +13,9 @@ from mcp_server.images import LoadedImage, RequestError, metadata_of
 from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, RegionArg, Result, ToolContext,
                                  ToolOutput, check_box, register)
 from tools.common import to_jsonable
+from tools.views.pose_types import RelativePose
 
 MatchMethod = Literal["auto", "sift", "orb", "aliked", "aliked_rot", "disk"]
-POSE_FIELDS = ("heading_deg", "heading_signed_deg", "translation_m", "horizontal_m", "bearing_deg", "clock",
-               "scale_known", "units", "n_inliers", "residual_px", "heading_uncertainty_deg", "confident", "reason")  # fmt: skip
 
 
 class MatchResultModel(Result):
@@ -39,9 +38,9 @@ def _match(ctx: ToolContext, a: LoadedImage, b: LoadedImage, method: str = "auto
     then learned features) and fit a homography with MAGSAC. Returns match and inlier counts, H (image a pixels ->
     image b pixels), residual, a confidence in [0, 1] and whether it is confident (else the reason). Use to decide
     whether two images overlap before association or pose.""",
-          images=("image_a", "image_b"), result=MatchResultModel)  # fmt: skip
+          images=("image_a", "image_b"))  # fmt: skip
 def match_views(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, method: MatchMethod = "auto",
-                annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                annotate: AnnotateArg = False) -> ToolOutput[MatchResultModel]:  # fmt: skip
     a, b = ctx.image(image_a), ctx.image(image_b)
     res = _match(ctx, a, b, method)
     data = {k: getattr(res, k) for k in ("n_matches", "n_inliers", "H", "residual_px", "confidence", "confident",
@@ -50,19 +49,8 @@ def match_views(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, method: 
     return ToolOutput(data, pic)
 
 
-class PoseResult(Result):
-    heading_deg: float | None
-    translation_m: list[float] | None
-    confident: bool
-    reason: str | None
-
-
-def _pose_data(pose: Any) -> dict[str, Any]:
-    data = to_jsonable(pose)
-    missing = [k for k in POSE_FIELDS if k not in data]
-    if missing:
-        raise RuntimeError(f"tools.views.pose result lacks {missing}")
-    return data
+def _pose_data(pose: RelativePose) -> dict[str, Any]:
+    return to_jsonable(pose)
 
 
 def _pose_picture(a: LoadedImage, b: LoadedImage, data: dict[str, Any]) -> np.ndarray:
@@ -83,14 +71,13 @@ def _pose_picture(a: LoadedImage, b: LoadedImage, data: dict[str, Any]) -> np.nd
     (ground-plane homography), else from the yaw tags of any vendor; the tags are cross-checked against the pixels
     (a rotated/edited file is overruled) and sources names each value's origin. Without GPS: from the images alone.
     altitude_m and pitch_deg describe view A; missing altitude/pitch/focal come from the metadata. For Camera
-    Transformation and where-was-image-2-taken questions.""", images=("image_a", "image_b"),
-          result=PoseResult)  # fmt: skip
+    Transformation and where-was-image-2-taken questions.""", images=("image_a", "image_b"))  # fmt: skip
 def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitude_m: Altitude = None,
                   pitch_deg: Annotated[float | None, Field(description="camera pitch of view A in degrees: -90 = "
                                                                        "straight down, 0 = horizon")] = None,
                   focal_px: Focal = None,
                   hfov_deg: Annotated[float | None, Field(description="horizontal field of view, degrees")] = None,
-                  use_metadata: bool = True, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                  use_metadata: bool = True, annotate: AnnotateArg = False) -> ToolOutput[RelativePose]:  # fmt: skip
     from tools.geometry.camera import intrinsics_for
     from tools.views.pose import relative_pose as pose
 
@@ -110,10 +97,9 @@ def relative_pose(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, altitu
     between the two GPS positions (m), compass_bearing_deg = direction from A's position to B's (deg clockwise from
     north), heading_deg/heading_signed_deg = heading change from the camera yaw tags, bearing_deg/clock = direction
     of B relative to A's image top (needs A's heading), sources = the tag behind each value. confident=false with
-    the reason naming the missing value when a photo has no GPS.""", images=("image_a", "image_b"),
-          result=PoseResult)  # fmt: skip
+    the reason naming the missing value when a photo has no GPS.""", images=("image_a", "image_b"))  # fmt: skip
 def pose_from_metadata(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
-                       annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                       annotate: AnnotateArg = False) -> ToolOutput[RelativePose]:  # fmt: skip
     from tools.views.pose import pose_from_metadata as pose
 
     a, b = ctx.image(image_a), ctx.image(image_b)
@@ -141,9 +127,9 @@ def _regions(img: LoadedImage, given: list[RegionArg] | None) -> list[tuple[int,
 @register("associate_regions", """Pair the numbered regions of two overlapping views that show the same object
     (boxes of A mapped into B by the matched homography, one-to-one by IoU). Regions are read from the drawn
     overlays when not given. Returns pairs {a, b, iou} and the ids seen in only one view. For Shared Association
-    questions (answer "a-b, ...").""", images=("image_a", "image_b"), result=AssociateResult)  # fmt: skip
+    questions (answer "a-b, ...").""", images=("image_a", "image_b"))  # fmt: skip
 def associate_regions(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, regions_a: list[RegionArg] | None = None,
-                      regions_b: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput:
+                      regions_b: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput[AssociateResult]:
     from tools.views.association import associate_regions as associate
 
     a, b = ctx.image(image_a), ctx.image(image_b)
@@ -174,10 +160,9 @@ class VisibilityResult(Result):
     visible when its box (mapped by the matched homography) falls mostly outside B, or when B shows other content
     there (after warping A onto B the region differs far more than the ground around it does, content_ratio above
     the threshold: hidden under something). Regions are read from the
-    drawn overlays when not given. For Occlusion Removal questions.""", images=("image_a", "image_b"),
-          result=VisibilityResult)  # fmt: skip
+    drawn overlays when not given. For Occlusion Removal questions.""", images=("image_a", "image_b"))  # fmt: skip
 def region_visibility(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg,
-                      regions_a: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                      regions_a: list[RegionArg] | None = None, annotate: AnnotateArg = False) -> ToolOutput[VisibilityResult]:  # fmt: skip
     from tools.views.association import region_visibility as visibility
 
     a, b = ctx.image(image_a), ctx.image(image_b)
@@ -204,12 +189,11 @@ class TransferResult(Result):
 
 @register("transfer_box", """Where a box of image A lands in image B: the box [x1, y1, x2, y2] mapped through the
     matched homography (pixels of B, clipped to B) and the fraction of it visible in B. For Object Matching
-    questions ("which box in image 2 corresponds to ...").""", images=("image_a", "image_b"),
-          result=TransferResult)  # fmt: skip
+    questions ("which box in image 2 corresponds to ...").""", images=("image_a", "image_b"))  # fmt: skip
 def transfer_box(ctx: ToolContext, image_a: ImageArg, image_b: ImageArg, bbox: Box,
                  outline: Annotated[Literal["box", "ellipse"], Field(description="warp the box itself (hull) or the "
                                     "ellipse inscribed in it (object of unknown orientation)")] = "box",
-                 annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                 annotate: AnnotateArg = False) -> ToolOutput[TransferResult]:  # fmt: skip
     from tools.views.association import transfer_box as transfer
     from tools.views.association import visible_in
 
@@ -237,10 +221,10 @@ class RankViewsResult(Result):
 
 @register("rank_candidate_views", """Rank candidate images by how much of the query image's footprint they cover
     (feature matching + homography overlap), best first. For Collaboration Recognition questions: which candidate
-    view shows the same area as the query. method "auto" falls back to learned features (slower) when SIFT fails.""", images=("image", "candidates"), result=RankViewsResult,
+    view shows the same area as the query. method "auto" falls back to learned features (slower) when SIFT fails.""", images=("image", "candidates"),
           can_annotate=False)  # fmt: skip
 def rank_candidate_views(ctx: ToolContext, image: ImageArg, candidates: list[ImageArg], method: MatchMethod = "auto",
-                         annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                         annotate: AnnotateArg = False) -> ToolOutput[RankViewsResult]:  # fmt: skip
     from tools.views.association import rank_candidate_views as rank
 
     if not candidates:
@@ -277,9 +261,9 @@ class EgoMotionResult(Result):
 @register("ego_motion", """Camera ego-motion over ordered video frames (2 or more, same size): per step and in total
     the heading change (deg, clockwise = turning right), forward/lateral/vertical travel (metres when altitude_m is
     given, else in units of the height) and camera tilt change, plus a plain-English description. For Motion
-    Understanding questions.""", images=("images",), result=EgoMotionResult, can_annotate=True)  # fmt: skip
+    Understanding questions.""", images=("images",), can_annotate=True)  # fmt: skip
 def ego_motion(ctx: ToolContext, images: list[ImageArg], altitude_m: Altitude = None,
-               annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+               annotate: AnnotateArg = False) -> ToolOutput[EgoMotionResult]:  # fmt: skip
     from tools.views.motion import ego_motion as motion
 
     if len(images) < 2:

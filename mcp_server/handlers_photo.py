@@ -51,12 +51,11 @@ GroundElevation = Annotated[float | None, Field(description="ground height above
     and near-nadir views (up to 15 deg), the ground footprint [width, height] (m);
     GPS position, camera make/model, image size. Reads any vendor's metadata (DJI, Autel, Skydio, Parrot, senseFly,
     MicaSense, EXIF GPS, GeoTIFF). Values stated in the question override the file. Every value that cannot be had
-    is null and "missing" says why: answer with an abstention naming it, never with the image size.""",
-          result=PhotoGeometryResult, can_annotate=False)  # fmt: skip
+    is null and "missing" says why: answer with an abstention naming it, never with the image size.""", can_annotate=False)  # fmt: skip
 def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven = None, pitch_deg: PitchGiven = None,
                    focal_mm: FocalMm = None, sensor_width_mm: SensorMm = None, focal_px: FocalPx = None,
                    ground_width_m: GroundWidth = None, ground_elevation_m: GroundElevation = None,
-                   annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                   annotate: AnnotateArg = False) -> ToolOutput[PhotoGeometryResult]:  # fmt: skip
     from tools.geometry.photo_geometry import photo_geometry as geometry
     from tools.geometry.pitch import estimate_pitch
     from tools.geometry.view_cues import sky_at_top

@@ -20,11 +20,10 @@ class PitchResult(Result):
     down, 0 = horizon) from how the ground texture's scale changes from the bottom to the top of the image and how
     much more it is squashed vertically than horizontally (foreshortening). Returns
     the pitch, an interval that should contain the true pitch, and confident=false when the texture says too
-    little. focal_px (or hfov_deg) improves it; without them a 73.7 deg horizontal FOV is assumed.""",
-          result=PitchResult, can_annotate=False)  # fmt: skip
+    little. focal_px (or hfov_deg) improves it; without them a 73.7 deg horizontal FOV is assumed.""", can_annotate=False)  # fmt: skip
 def estimate_pitch(ctx: ToolContext, image: ImageArg, focal_px: Focal = None,
                    hfov_deg: Annotated[float | None, Field(description="horizontal field of view in degrees")] = None,
-                   annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                   annotate: AnnotateArg = False) -> ToolOutput[PitchResult]:  # fmt: skip
     from tools.geometry.pitch import estimate_pitch as estimate
 
     img = ctx.image(image)

@@ -14,6 +14,7 @@ from mcp_server.images import LoadedImage, RequestError, metadata_of
 from mcp_server.registry import (AnnotateArg, Altitude, Box, Focal, ImageArg, Pitch, RegionArg, Result, ToolContext,
                                  ToolOutput, check_box, register)
 from tools.common import to_jsonable
+from tools.geometry.clock import ClockResult
 
 Point = Annotated[list[float], Field(description="a point [x, y] or a box [x1, y1, x2, y2] in pixels")]
 
@@ -29,10 +30,9 @@ class ReadRegionsResult(Result):
     [x1, y1, x2, y2] in pixels, the label text read, a confidence, whether two independent reads of the label
     agreed (confirmed; null when one read was sure enough) and where the label was read (label_box);
     unlabeled_boxes: drawn boxes whose label could not be read (or, with expected_ids, reads as another id).
-    expected_ids: ids the question mentions.""",
-          result=ReadRegionsResult)  # fmt: skip
+    expected_ids: ids the question mentions.""")  # fmt: skip
 def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
-                 annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                 annotate: AnnotateArg = False) -> ToolOutput[ReadRegionsResult]:  # fmt: skip
     from tools.regions import read_regions as read
 
     img = ctx.image(image)
@@ -44,20 +44,15 @@ def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | No
     return ToolOutput(data, pic)
 
 
-class ClockResult(Result):
-    hour: int
-    angle_deg: float
-
-
 @register("clock_direction", """Clock direction (1-12) of a target seen from an anchor in the image plane: 12 o'clock =
     image up (or the given heading), 3 = right. Default anchor = image centre (the drone), as in SpatialUAV/BEDI
     direction questions. target/anchor: point [x, y] or box [x1, y1, x2, y2] in pixels. Give image or image_size
     so the centre is known. rounding "nearest" (benchmarks) or "floor" (Open3D-VQA).""",
-          images=("image",), result=ClockResult)  # fmt: skip
+          images=("image",))  # fmt: skip
 def clock_direction(ctx: ToolContext, target: Point, image: ImageArg | None = None,
                     image_size: Annotated[list[int] | None, Field(description="[width, height] in pixels")] = None,
                     anchor: Point | None = None, heading_deg: float = 0.0,
-                    rounding: Literal["nearest", "floor"] = "nearest", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                    rounding: Literal["nearest", "floor"] = "nearest", annotate: AnnotateArg = False) -> ToolOutput[ClockResult]:  # fmt: skip
     from tools.geometry.clock import clock_direction as clock
 
     img = ctx.image(image) if image is not None else None
@@ -77,7 +72,9 @@ def _centre(p: list[float]) -> list[float]:
     return [(p[0] + p[2]) / 2, (p[1] + p[3]) / 2] if len(p) == 4 else list(p[:2])
 
 
-class RankResult(Result):
+class RankByDistanceResult(Result):
+    """The tool's ranking keyed by region id (``tools.geometry.ground.RankResult`` orders ids and distances)."""
+
     order: list[int]
     distances_m: dict[str, float | None]
     confident: bool
@@ -98,12 +95,11 @@ def camera_for(img: LoadedImage, altitude_m: float | None, pitch_deg: float | No
 
 @register("rank_by_distance", """Order numbered regions by horizontal ground distance from the drone (nearest or
     farthest first), from camera pitch, altitude and the boxes' ground contact points. Unknown altitude keeps the
-    order valid (distances become relative); unknown pitch is assumed and reported (confident=false).""",
-          result=RankResult)  # fmt: skip
+    order valid (distances become relative); unknown pitch is assumed and reported (confident=false).""")  # fmt: skip
 def rank_by_distance(ctx: ToolContext, image: ImageArg, regions: list[RegionArg], altitude_m: Altitude = None,
                      pitch_deg: Pitch = None, focal_px: Focal = None,
                      order: Literal["nearest_first", "farthest_first"] = "nearest_first",
-                     annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+                     annotate: AnnotateArg = False) -> ToolOutput[RankByDistanceResult]:  # fmt: skip
     from tools.geometry.ground import rank_by_distance as rank
 
     img = ctx.image(image)
@@ -131,11 +127,10 @@ class DetectResult(Result):
     count_reliable=false (with the reason) when the image is outside what the detector was trained on (the shipped
     person detector on thermal frames or drone photos): then do not answer a count from it. Boxes the frame cannot
     support (whole-frame or whole-tile boxes, featureless areas, boxes larger than the object on the ground) are
-    dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""",
-          result=DetectResult)  # fmt: skip
+    dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""")  # fmt: skip
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
            conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
-           tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+           tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput[DetectResult]:  # fmt: skip
     from tools.perception.detect import detect_report, grid_location
     from tools.geometry.photo_geometry import photo_geometry
 
@@ -164,10 +159,10 @@ class SegmentResult(Result):
 
 @register("segment", """Segment objects with SAM from box prompts [[x1, y1, x2, y2], ...] and/or point prompts
     [[x, y], ...]; returns each mask's bounding box, area in pixels and score. Needs SAM weights
-    (Config.sam_checkpoint).""", result=SegmentResult)  # fmt: skip
+    (Config.sam_checkpoint).""")  # fmt: skip
 def segment(ctx: ToolContext, image: ImageArg, boxes: list[Box] | None = None,
             points: Annotated[list[list[float]] | None, Field(description="points [[x, y], ...] in pixels")] = None,
-            annotate: AnnotateArg = False) -> ToolOutput:  # fmt: skip
+            annotate: AnnotateArg = False) -> ToolOutput[SegmentResult]:  # fmt: skip
     from tools.perception.segment import segment as run_segment
 
     img = ctx.image(image)
@@ -185,10 +180,9 @@ class MeasureResult(Result):
 @register("measure_objects", """Metric 3-D measurements of objects given by boxes: distance from the camera, width and
     height (m), pairwise separations (horizontal, vertical, direct) and the clock direction of each object seen from
     each other (12 = camera forward). Depth from the configured depth model, else from the flat-ground model using
-    altitude_m, pitch_deg and focal_px (then heights of upright objects are not measurable).""",
-          result=MeasureResult)  # fmt: skip
+    altitude_m, pitch_deg and focal_px (then heights of upright objects are not measurable).""")  # fmt: skip
 def measure_objects(ctx: ToolContext, image: ImageArg, boxes: list[Box], altitude_m: Altitude = None,
-                    pitch_deg: Pitch = None, focal_px: Focal = None, annotate: AnnotateArg = False) -> ToolOutput:
+                    pitch_deg: Pitch = None, focal_px: Focal = None, annotate: AnnotateArg = False) -> ToolOutput[MeasureResult]:
     from tools.geometry.depth import depth_from_ground_plane, estimate_depth
     from tools.geometry.pointcloud import clock_between, measure_object, separation
 
@@ -225,8 +219,8 @@ class QualityResult(Result):
 @register("image_quality", """Image quality assessment for degraded drone imagery: an overall score from 1 (unusable) to
     5 (no degradation found), labels of detected problems (blur, noise, low_light, overexposure, fog, occlusion),
     the raw indicators and the thresholds they were compared with. Use
-    for perception-assessment questions (which view is usable, why).""", result=QualityResult)  # fmt: skip
-def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
+    for perception-assessment questions (which view is usable, why).""")  # fmt: skip
+def image_quality(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput[QualityResult]:
     from tools.perception.quality import assess_quality
 
     img = ctx.image(image)
@@ -248,9 +242,8 @@ class CameraResult(Result):
     EXIF GPS, GeoTIFF) read with ExifTool: GPS position, relative/absolute altitude (m), camera, gimbal and flight
     yaw/pitch/roll (deg; pitch -90 = nadir), focal length, sensor width, and the tag each value came from
     (sources), plus the pinhole intrinsics (fx, fy, cx, cy in pixels, horizontal field of view) and the camera
-    heading (deg clockwise from north). For altitude, GSD, footprint, tilt or heading answers use photo_geometry.""",
-          result=CameraResult, can_annotate=False)  # fmt: skip
-def camera_metadata(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput:
+    heading (deg clockwise from north). For altitude, GSD, footprint, tilt or heading answers use photo_geometry.""", can_annotate=False)  # fmt: skip
+def camera_metadata(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput[CameraResult]:
     from tools.geometry.camera import camera_heading_deg, intrinsics_for
 
     img = ctx.image(image)

@@ -1,9 +1,9 @@
 """The one tool registry: every MCP tool is registered here once; the server and the planner both read it.
 
-A tool is a handler ``fn(ctx: ToolContext, <typed MCP arguments>..., annotate: bool = False) -> ToolOutput``
+A tool is a handler ``fn(ctx: ToolContext, <typed MCP arguments>..., annotate: bool = False) -> ToolOutput[R]``
 registered with :func:`register`. Its typed parameters (with ``Annotated[..., Field(description=...)]``) become the
-MCP input schema, its ``result`` pydantic model the output schema, its description is what a language model reads
-when choosing tools. Handlers adapt ``tools/`` (lazy imports, no geometry here) and live in
+MCP input schema; its return annotation names the result type ``R`` (a pydantic model, or the tool's own result
+dataclass), which becomes the output schema; its description is what a language model reads when choosing tools. Handlers adapt ``tools/`` (lazy imports, no geometry here) and live in
 ``mcp_server/handlers_*.py``; ``mcp_server.catalog`` imports them all, so read the filled registry from there.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, Generic, TypeVar, get_args, get_origin
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -79,9 +79,13 @@ class Result(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+R = TypeVar("R")
+
+
 @dataclass
-class ToolOutput:
-    """What a handler returns: JSON-able ``data`` and, when annotation was asked for, an RGB picture."""
+class ToolOutput(Generic[R]):
+    """What a handler returns: JSON-able ``data`` (the fields of the result type ``R``, which the handler's return
+    annotation names) and, when annotation was asked for, an RGB picture."""
 
     data: dict[str, Any]
     annotated: np.ndarray | None = None
@@ -112,7 +116,7 @@ class ToolSpec:
     handler: Callable[..., ToolOutput]
     can_annotate: bool = True
     image_params: tuple[str, ...] = ()
-    result: type[BaseModel] | None = None
+    result: type | None = None
 
     def signature(self) -> inspect.Signature:
         """The MCP-facing signature: the handler's parameters without ``ctx``, annotations evaluated, with
@@ -153,9 +157,16 @@ def _described(name: str, annotation: Any) -> Any:
 REGISTRY: dict[str, ToolSpec] = {}
 
 
-def register(name: str, description: str, *, images: Sequence[str] = ("image",), result: type[BaseModel] | None = None,
+def result_type(fn: Callable[..., ToolOutput]) -> type | None:
+    """The result type a handler's return annotation names (``-> ToolOutput[ClockResult]``), else None."""
+    returns = inspect.signature(fn, eval_str=True).return_annotation
+    return get_args(returns)[0] if get_origin(returns) is ToolOutput and get_args(returns) else None
+
+
+def register(name: str, description: str, *, images: Sequence[str] = ("image",),
              can_annotate: bool = True) -> Callable[[Callable[..., ToolOutput]], Callable[..., ToolOutput]]:  # fmt: skip
-    """Decorator adding a handler to :data:`REGISTRY` under ``name`` (names are unique)."""
+    """Decorator adding a handler to :data:`REGISTRY` under ``name`` (names are unique); its output schema is the
+    result type of its return annotation."""
 
     def deco(fn: Callable[..., ToolOutput]) -> Callable[..., ToolOutput]:
         if name in REGISTRY:
@@ -163,7 +174,8 @@ def register(name: str, description: str, *, images: Sequence[str] = ("image",),
         params = inspect.signature(fn).parameters
         if next(iter(params), None) != "ctx" or "annotate" not in params:
             raise TypeError(f"handler for {name!r} must take ctx first and an 'annotate' argument")
-        REGISTRY[name] = ToolSpec(name, " ".join(description.split()), fn, can_annotate, tuple(images), result)
+        REGISTRY[name] = ToolSpec(name, " ".join(description.split()), fn, can_annotate, tuple(images),
+                                  result_type(fn))
         return fn
 
     return deco

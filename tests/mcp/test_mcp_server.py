@@ -95,6 +95,31 @@ def test_list_tools_matches_the_registry_with_schemas(scene):
     assert all(catalog[t.name]["input_schema"]["properties"] == t.inputSchema["properties"] for t in tools[:-1])
 
 
+def test_output_schemas_are_the_handlers_result_types_and_results_satisfy_them(scene):
+    """One source: a tool's output schema is the result type its handler's return annotation names (the tool's own
+    dataclass where it has one), and what the server returns validates against it."""
+    import dataclasses
+
+    import jsonschema
+
+    from tools.geometry.clock import ClockResult
+    from tools.views.pose_types import RelativePose
+
+    async def go() -> dict:
+        async with connect(scene["config"]) as session:
+            return {t.name: t.outputSchema for t in (await session.list_tools()).tools}
+
+    schemas = anyio.run(go)
+    assert REGISTRY["clock_direction"].result is ClockResult and REGISTRY["relative_pose"].result is RelativePose
+    for name, result in (("clock_direction", ClockResult), ("pose_from_metadata", RelativePose)):
+        assert set(schemas[name]["properties"]) == {f.name for f in dataclasses.fields(result)}, name
+    clock = run(scene["config"], "clock_direction", {"target": [350, 200], "image_size": [400, 400]}).data
+    jsonschema.validate(clock, schemas["clock_direction"])
+    pose = run(scene["config"], "pose_from_metadata", {"image_a": str(scene["root"] / "a.png"),
+                                                       "image_b": str(scene["root"] / "a.png")}).data
+    jsonschema.validate(pose, schemas["pose_from_metadata"])
+
+
 def test_match_views_recovers_the_known_homography_and_draws_matches(scene):
     root = scene["root"]
     reply = run(scene["config"], "match_views",
