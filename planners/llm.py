@@ -233,8 +233,9 @@ async def _tool_rounds(ctx: ToolContext, question: str, caps: Capabilities) -> d
         messages.append(reply.message)
         if not reply.tool_calls:
             problem, _ = checked_text(reply, question)
-            if problem:
-                return undecided(f"the language model's answer was refused: {problem}")
+            if problem:  # a blind model asked about what the images show often answers junk: say it was blind
+                blind = "" if caps.images else f" ({caps.model} cannot see images: it had only the tools' results)"
+                return undecided(f"the language model's answer was refused: {problem}{blind}")
             return found({"text": strip_think(reply.text).strip()}, LLM_CONFIDENCE,
                          "answered by the language model" + (" with tools" if schemas else ""))
         for call in reply.tool_calls:

@@ -6,7 +6,7 @@ server of ``test_planner_graph``; each ask runs in its own event loop, as ``Agen
 from __future__ import annotations
 
 import pytest
-from fake_openai import FakeChatServer, body_has_image
+from fake_openai import LLAMA_SERVER_IMAGE_REFUSAL, FakeChatServer, body_has_image
 from test_llm_path import NO_PROGRAM, asked, offering_tools, tool_call, tool_loop, tools_called
 from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
 
@@ -139,6 +139,18 @@ def test_a_text_only_server_gets_no_images_and_semantic_questions_abstain(serve,
     caps = next(c for c in b.trace if c["tool"] == "llm_capabilities")
     assert b.abstained and "cannot see images" in b.reason and caps["result"].endswith("(cached)")
     assert len([r for r in server.requests if not has_image(r)]) == len(server.requests) - 1  # one image probe
+
+
+def test_a_refused_reply_of_a_blind_model_says_it_could_not_see(serve, images):
+    """llama.cpp's own server refuses image parts with HTTP 500 (not 400); a question no task type fits then goes
+    to the model as text, and when its reply is junk the abstention says the model was blind."""
+    server = serve(default=tool_loop(["Is there a parking lot? " * 200]), images=False,
+                   image_refusal=LLAMA_SERVER_IMAGE_REFUSAL)
+    a = scene(agent_for(server.url, llm_max_tokens=64, llm_max_retries=0), images, "Is there a parking lot here?")
+    caps = next(c for c in a.trace if c["tool"] == "llm_capabilities")
+    assert caps["result"].startswith("images: no (answered HTTP 500: image input is not supported")
+    assert a.abstained and "cut off at the token limit" in a.reason and "m cannot see images" in a.reason
+    assert not any(has_image(r) for r in asked(server))
 
 
 @pytest.mark.parametrize("mode, words", [("drop", "drops messages made of parts"),
