@@ -192,6 +192,8 @@ def oblique(repeats: int) -> dict[str, Any]:
 
 def detect_4k(repeats: int) -> dict[str, Any]:
     out = in_process(DETECT_SNIPPET, [DJI / "DJI_0018.JPG"], repeats)
+    out["note"] = ("CPU seconds count every inference thread, spin-waits included: on a loaded machine they exceed "
+                   "the work done; the wall time of an idle machine is the target's measure")
     calls = [c for c in out["calls"] if c]
     for name in ("first_call", "second_call"):
         if calls:
