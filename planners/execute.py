@@ -154,7 +154,9 @@ async def capture_distance(ctx: ToolContext, p: Program) -> Evidence:
 
 
 async def capture_clock(ctx: ToolContext, p: Program) -> Evidence:
-    r, reasons = await _pose(ctx, "metadata", "clock")
+    # relative_pose first: it fuses GPS, yaw tags and pixels and checks the tags against the pixels (a rotated or
+    # edited copy keeps tags that no longer describe its frame); the metadata pose alone is the fallback
+    r, reasons = await _pose(ctx, "pixels", "clock")
     if r is None:
         return undecided("where image 2 was taken could not be placed: " + "; ".join(reasons))
     return found({"hour": int(r["clock"])}, 0.8, f"clock 12 = image 1's top ({r['method_tool']})")

@@ -195,6 +195,9 @@ def _pose_value(r: dict, u: Understanding) -> Evidence:
     fmt, conv = u.answer_format, u.conventions
     if not r.get("confident", False):
         return undecided(f"relative pose not decided: {r.get('reason')}")
+    if fmt in ("ANGLE", "ANGLE_DISTANCE") and r.get("heading_signed_deg") is None:
+        return undecided(f"the heading change is not known (no yaw tag and the pixels did not decide it): "
+                         f"{r.get('reason') or 'no heading source'}")
     if fmt in ("ANGLE_DISTANCE", "QUANTITY") and (r.get("horizontal_m") is None or not r.get("scale_known", False)):
         return undecided("the distance needs a metric scale (altitude or GPS) that is not available")
     conf = 1.0 / (1.0 + float(r.get("heading_uncertainty_deg") or 0.0) / 10.0)

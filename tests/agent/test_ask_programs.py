@@ -8,6 +8,7 @@ import csv
 import json
 import math
 import re
+import shutil
 
 import pytest
 
@@ -150,3 +151,17 @@ def test_which_way_and_how_far_between_two_gps_photos_gets_both(agent, shared_da
     facing, length = a.value.parts
     assert abs((Compass.parse(facing).bearing_deg - math.degrees(math.atan2(east, north)) + 180) % 360 - 180) <= 2.0
     assert Length.parse(length).metres == pytest.approx(math.hypot(east, north), abs=3.0)
+
+
+@pytest.mark.skipif(shutil.which("exiftool") is None, reason="exiftool program not installed")
+def test_where_the_second_photo_was_taken_from_a_rotated_copy_with_its_old_tags(agent, shared_data, tmp_path):
+    """A quarter-turned copy of photo 1 keeps tags that no longer describe its frame: the clock hour follows the
+    pixels (truth: the flight log's positions and yaw turned by the known edit)."""
+    from photo_pairs import DJI_LOG, rotated_copy, truth
+    from tools.views.pose_types import clock_hour
+
+    pa, pb = (shared_data / "dji_survey_dev" / "images" / f"DJI_{n}.JPG" for n in ("0018", "0019"))
+    want = clock_hour(truth(DJI_LOG["0018"], DJI_LOG["0019"], turn_a=1)["bearing"])
+    a = agent.ask([rotated_copy(pa, tmp_path / "a.jpg", 1), pb],
+                  "In which clock direction was the second photo taken, seen from the first (12 = its top)?")
+    assert a.text == f"{want} o'clock", a.reason

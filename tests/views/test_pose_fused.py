@@ -8,40 +8,21 @@ from __future__ import annotations
 import csv
 import math
 import shutil
-import subprocess
 from pathlib import Path
 
-import cv2
 import pytest
+
+from photo_pairs import DJI_LOG, R_EARTH, rotated_copy, truth
 
 from tools.geometry.camera import CameraMetadata
 from tools.views.pose import relative_pose
 from tools.views.pose_fused import CONTRADICTION_DEG, frame_heading, fuse_with_metadata
 from tools.views.pose_types import RelativePose, clock_hour, undecided_pose
 
-R_EARTH = 6371008.8
-#: dji_survey_dev/README.md: lat, lon, GimbalYaw of each photo.
-DJI_LOG = {"0018": (46.8426070833, -91.9945598889, 45.0), "0019": (46.8426906667, -91.9944272778, 42.8),
-           "0020": (46.8427775833, -91.9942993889, 44.2)}
-
-
 def garfield_log(shared_data: Path) -> dict[str, tuple[float, float, float]]:
     with open(shared_data / "garfield_dev" / "exif_summary.csv", newline="") as fh:
         return {r["FileName"].split("_")[3]: (float(r["GPSLatitude"]), float(r["GPSLongitude"]), float(r["Yaw"]))
                 for r in csv.DictReader(fh)}
-
-
-def truth(a: tuple[float, float, float], b: tuple[float, float, float], turn_a: int = 0,
-          turn_b: int = 0) -> dict[str, float]:
-    """Heading change, forward/right (m) in A's image frame and bearing; ``turn_*`` quarter turns clockwise of a
-    copy's pixels (its top then points 90 deg anticlockwise of the original's per turn)."""
-    north = math.radians(b[0] - a[0]) * R_EARTH
-    east = math.radians(b[1] - a[1]) * R_EARTH * math.cos(math.radians((a[0] + b[0]) / 2))
-    yaw_a, yaw_b = a[2] - 90.0 * turn_a, b[2] - 90.0 * turn_b
-    psi = math.radians(yaw_a)
-    fwd, right = east * math.sin(psi) + north * math.cos(psi), east * math.cos(psi) - north * math.sin(psi)
-    return {"heading": (yaw_b - yaw_a) % 360.0, "forward": fwd, "right": right,
-            "bearing": math.degrees(math.atan2(right, fwd)) % 360.0, "distance": math.hypot(fwd, right)}
 
 
 def herr(a: float, b: float) -> float:
@@ -76,19 +57,6 @@ def test_dji_pair_the_pixels_cannot_match_takes_the_yaw_tags(shared_data: Path) 
     check(pose, truth(DJI_LOG["0018"], DJI_LOG["0020"]), heading_tol=0.5)
     if not relative_pose(pa, pb, match_method="sift", fuse=False).confident:
         assert pose.sources["heading_change"].startswith("yaw tags")
-
-
-def rotated_copy(src: Path, dst: Path, turns: int) -> Path:
-    """``src`` with its pixels turned clockwise by quarter turns, every tag copied unchanged (an edited file; ``-xmp``
-    copies the XMP packet whole, vendor namespaces included)."""
-    rgb = cv2.imread(str(src), cv2.IMREAD_COLOR)
-    for _ in range(turns):
-        rgb = cv2.rotate(rgb, cv2.ROTATE_90_CLOCKWISE)
-    cv2.imwrite(str(dst), rgb, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    subprocess.run(["exiftool", "-q", "-overwrite_original", "-TagsFromFile", str(src), "-all:all", "-xmp",
-                    str(dst)],
-                   check=True, capture_output=True, timeout=60)
-    return dst
 
 
 @pytest.mark.skipif(shutil.which("exiftool") is None, reason="exiftool program not installed")
