@@ -27,7 +27,7 @@ class ReadRegionsResult(Result):
 
 @register("read_regions", """Find the numbered region boxes drawn on a benchmark image ("Region 3" or a bare "3") and
     read their ids from the pixels. Use first on any image with drawn regions: returns each region's id and box
-    [x1, y1, x2, y2] in pixels, the label text read, a confidence, whether two independent reads of the label
+    [x1, y1, x2, y2] in pixels (the outer edge of the drawn outline, or a translucent mask's extent), the label text read, a confidence, whether two independent reads of the label
     agreed (confirmed; null when one read was sure enough) and where the label was read (label_box);
     unlabeled_boxes: drawn boxes whose label could not be read (or, with expected_ids, reads as another id).
     expected_ids: ids the question mentions.""")  # fmt: skip
@@ -36,7 +36,7 @@ def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | No
     from tools.regions import read_regions as read
 
     img = ctx.image(image)
-    every = read(img.rgb, expected_ids=expected_ids, include_unlabeled=True)
+    every = read(img.rgb, expected_ids=expected_ids, include_unlabeled=True, outer_edges=True)
     regions = [r for r in every if r.id >= 0]
     data = {"regions": to_jsonable(regions), "image_size": list(img.size),
             "unlabeled_boxes": [list(map(float, r.bbox)) for r in every if r.id < 0]}

@@ -41,9 +41,10 @@ WINDOWS = ((0, 0, 0, 0), (-.1, 0, -.1, 0), (.1, 0, .1, 0), (0, -.1, 0, .1), (0, 
 Read = tuple[int | None, str, float]
 
 
-def label_crop(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
+def label_crop(rgb: np.ndarray, box: Sequence[float], invert: bool = False) -> np.ndarray:
     """The recognizer's input for a label box: the picture MARGIN x height around it (edge-replicated beyond the
-    image), scaled to HEIGHT px, left-aligned on a black WIDTH px canvas (squeezed to WIDTH when wider)."""
+    image; ``invert``: in negative), scaled to HEIGHT px, left-aligned on a black WIDTH px canvas (squeezed to
+    WIDTH when wider)."""
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     if x2 <= x1 or y2 <= y1:
         raise ToolError(f"a label box needs x2 > x1 and y2 > y1, got {list(box)!r}")
@@ -54,6 +55,8 @@ def label_crop(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
     if crop.size == 0:
         return np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     crop = cv2.copyMakeBorder(crop, max(0, -y1), max(0, y2 - h), max(0, -x1), max(0, x2 - w), cv2.BORDER_REPLICATE)
+    if invert:
+        crop = 255 - crop
     scale = HEIGHT / crop.shape[0]
     width = int(min(WIDTH, max(1, round(crop.shape[1] * scale))))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
@@ -105,13 +108,14 @@ class LabelReader:
         opts.intra_op_num_threads, opts.inter_op_num_threads = 1, 1
         self._session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
 
-    def read(self, rgb: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[Read]:
+    def read(self, rgb: np.ndarray, boxes: Sequence[Sequence[float]], invert: bool = False) -> list[Read]:
         """One read per label box of the RGB image: the number most confidence votes for over the WINDOWS around
-        the box, with its best read's text and confidence (one batched call)."""
+        the box, with its best read's text and confidence (one batched call). ``invert``: read the picture in
+        negative (the recognizer never learned light numbers on black: inverted, they are dark on white)."""
         if not len(boxes):
             return []
         windows = [shifted(b, shift) for b in boxes for shift in WINDOWS]
-        x = to_input([label_crop(rgb, w) for w in windows])
+        x = to_input([label_crop(rgb, w, invert) for w in windows])
         with self._lock:
             if self._session is None:
                 self._start()

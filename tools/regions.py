@@ -103,6 +103,8 @@ from tools.regions_split import join_lone_letters, own_letters_only, shared_lett
 from tools.regions_sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions_scale import read_scaled, second_look, working_scale
 from tools.regions_union import with_thin_rects
+from tools.regions_masks import with_masks
+from tools.regions_edges import outer_box
 
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
@@ -154,12 +156,17 @@ def read_regions(
     expected_ids: Sequence[int] | None = None,
     min_side: float = 12.0,
     include_unlabeled: bool = False,
+    outer_edges: bool = False,
 ) -> list[Region]:
     """Find drawn region boxes and read their labels ("Region 3" or "3") from the pixels.
 
     image: RGB array, path or encoded bytes. expected_ids: ids known to be present (labels read as other
     numbers are dropped). min_side: smallest box side in px. include_unlabeled: also return boxes whose
-    label could not be read, with ``id = -1``. Returns regions sorted by id; ``[]`` when none are found. An
+    label could not be read, with ``id = -1``. outer_edges: report each box at the outer edge of its drawn
+    outline, measured in the pixels (:mod:`tools.regions_edges`; the convention of overlays drawn by others and of
+    the read_regions tool), instead of at the centres of its lines (the project's overlay generator and the tests
+    written on it). A translucent mask's box is its extent either way (:mod:`tools.regions_masks`).
+    Returns regions sorted by id; ``[]`` when none are found. An
     image whose outlines are 9 px thick or more (a high-resolution frame) is read scaled down to 5 px lines
     (:mod:`tools.regions_scale`); boxes come back in the image's own pixels. Where a box is left unlabeled or a
     label unconfirmed, the image is read again at 0.8 and 0.67 of that scale, and what those two reads agree on
@@ -182,6 +189,10 @@ def read_regions(
     # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
     regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
     regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
+    if outer_edges:
+        for r in regions:
+            r.bbox = outer_box(rgb, r.bbox)
+    regions = with_masks(rgb, regions, allowed, Region)   # translucent masks with a numbered marker
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))

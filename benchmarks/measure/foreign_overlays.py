@@ -59,7 +59,7 @@ def read_one(path: str) -> dict[str, Any]:
 
     rgb = load_image(path)
     start = time.perf_counter()
-    every = read_regions(rgb, include_unlabeled=True)
+    every = read_regions(rgb, include_unlabeled=True, outer_edges=True)   # as the read_regions tool reads
     seconds = time.perf_counter() - start
     return {"regions": to_jsonable([r for r in every if r.id >= 0]),
             "unlabeled_boxes": [list(map(float, r.bbox)) for r in every if r.id < 0],

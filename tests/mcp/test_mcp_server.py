@@ -168,7 +168,7 @@ def test_read_regions_through_mcp_equals_the_direct_call_with_annotation(scene):
 
     path = scene["root"] / "regions.png"
     reply = run(scene["config"], "read_regions", {"image": str(path), "annotate": True})
-    assert reply.data["regions"] == to_jsonable(read_regions(str(path)))
+    assert reply.data["regions"] == to_jsonable(read_regions(str(path), outer_edges=True))
     assert reply.data["unlabeled_boxes"] == []    # both drawn boxes carry a label
     assert reply.data["image_size"] == [400, 400]
     assert decode_png(reply.images[0]).shape == (400, 400, 3)
