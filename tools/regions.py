@@ -188,10 +188,10 @@ def read_regions(
 
     # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
     regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
-    regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
-    if outer_edges:
+    if outer_edges:   # these boxes run along their lines' centres; the thin outlines' pass finds outer edges itself
         for r in regions:
             r.bbox = outer_box(rgb, r.bbox)
+    regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
     regions = with_masks(rgb, regions, allowed, Region)   # translucent masks with a numbered marker
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]

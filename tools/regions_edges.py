@@ -30,8 +30,8 @@ MIN_CHROMA = 60.0  # least mean saturation (max - min of RGB) of a column taken 
 
 
 def outer_box(rgb: np.ndarray, box: Sequence[float]) -> list[float]:
-    """``box`` [x1, y1, x2, y2] (line centres, px) moved to the outer edges of its drawn lines; a side whose line
-    is not found in the pixels stays where it is. The result is clipped to the image."""
+    """``box`` [x1, y1, x2, y2] (line centres, px) moved out to the outer edges of its drawn lines; a side whose
+    line is not found in the pixels stays where it is. The result is clipped to the image."""
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box)
     img = rgb.astype(np.float32)
@@ -57,7 +57,8 @@ def outer_box(rgb: np.ndarray, box: Sequence[float]) -> list[float]:
         centre, outward, inward = wk
         sign = -1 if k < 2 else 1
         reach = outward if outward <= inward + 1 else max(0.0, width - 1 - inward)
-        out[k] = centre + sign * reach
+        # the found side lies on its line, whose outer edge is never inside it
+        out[k] = min(out[k], centre - reach) if sign < 0 else max(out[k], centre + reach)
     limit = [w - 1, h - 1, w - 1, h - 1]
     return [float(min(max(v, 0), lim)) for v, lim in zip(out, limit)]
 

@@ -239,7 +239,14 @@ def _neutral_markers(rgb: np.ndarray, rects: Sequence[Rect], marks: list[Mark | 
 
     todo = [(i, m) for i, r in enumerate(rects) if (marks[i] is None or marks[i].id is None)
             and (m := centre_marker(rgb, r.box, height)) is not None]
-    reads = READER.read(rgb, [_label_box(m, True) for _, m in todo])
+    # a black marker's white number is read in negative (the recognizer reads dark numbers on light)
+    dark = [float(np.median(rgb[m[1]:m[3] + 1, m[0]:m[2] + 1].max(axis=2))) <= NEUTRAL_DARK for _, m in todo]
+    reads: list[tuple[int | None, str, float]] = [(None, "", 0.0)] * len(todo)
+    for polarity in (False, True):
+        idx = [k for k, d in enumerate(dark) if d == polarity]
+        boxes = [_label_box(todo[k][1], True) for k in idx]
+        for k, read in zip(idx, READER.read(rgb, boxes, invert=polarity)):
+            reads[k] = read
     for (i, m), (rid, text, conf) in zip(todo, reads):
         if rid is not None:
             marks[i] = Mark(rid, text, float(conf), m, "centre")
