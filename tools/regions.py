@@ -70,6 +70,11 @@ Pipeline of :func:`read_regions`:
    letters close with that box's lines: the box takes the label (:func:`tools.regions_places.corner_pieces`), as
    does an unlabeled box that, with another found box or with its glued label, makes up a labelled one around
    both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions_places.union_boxes`).
+6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
+   measured in the pixels (:mod:`tools.regions_edges`). Thin outlines that JPEG took the colour from are found by
+   their line profile, at their outer edges, and labelled where renderers put labels (:mod:`tools.regions_union`).
+7. Translucent masks: a numbered marker that no box took as its label, with a tinted area closing around it, is a
+   region whose box is the mask's extent (:mod:`tools.regions_masks`).
 """
 
 from __future__ import annotations
