@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 from benchmarks.synth.overlay import (RegionStyle, draw_regions, label_box, legible_layout,  # noqa: E402
                                       random_style)
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
-from tools.regions import iou  # noqa: E402
+from tools.regions.pipeline import iou  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]  # the project root
 DATA = ROOT.parent / "shared" / "data"

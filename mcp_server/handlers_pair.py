@@ -119,7 +119,7 @@ class AssociateResult(Result):
 def _regions(img: LoadedImage, given: list[RegionArg] | None) -> list[tuple[int, list[float]]]:
     if given is not None:
         return [(r.id, check_box(r.bbox, f"bbox of region {r.id}")) for r in given]
-    from tools.regions import read_regions
+    from tools.regions.pipeline import read_regions
 
     return [(r.id, r.bbox) for r in read_regions(img.rgb)]
 

@@ -33,7 +33,7 @@ class ReadRegionsResult(Result):
     expected_ids: ids the question mentions.""")  # fmt: skip
 def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | None = None,
                  annotate: AnnotateArg = False) -> ToolOutput[ReadRegionsResult]:  # fmt: skip
-    from tools.regions import read_regions as read
+    from tools.regions.pipeline import read_regions as read
 
     img = ctx.image(image)
     every = read(img.rgb, expected_ids=expected_ids, include_unlabeled=True, outer_edges=True)

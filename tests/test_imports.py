@@ -1,5 +1,5 @@
-"""No import loops between the project's modules (module-level imports; imports inside functions are deferred
-on purpose and do not count). The region reader's loop is the one left, until it becomes a package (issue #49)."""
+"""No import loops between the project's modules (module-level imports, including those under ``if TYPE_CHECKING``;
+imports inside functions are deferred on purpose and do not count)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("agent", "tools", "mcp_server", "planners", "benchmarks", "training")
-KNOWN_LOOPS = [{"tools.regions", "tools.regions_detect", "tools.regions_ids", "tools.regions_places",
-                "tools.regions_split"}]
 
 
 def module_names() -> dict[str, Path]:
@@ -76,10 +74,10 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
     return loops
 
 
-def test_no_import_loops_but_the_known_one():
+def test_no_import_loops():
     names = module_names()
     graph = {m: top_level_imports(f, set(names)) - {m} for m, f in names.items()}
-    assert [loop for loop in strongly_connected(graph) if loop not in KNOWN_LOOPS] == []
+    assert strongly_connected(graph) == []
 
 
 def test_the_loop_finder_finds_a_loop():

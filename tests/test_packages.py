@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-PACKAGES = ["tools.metadata", "tools.geometry", "tools.views", "tools.perception"]
+PACKAGES = ["tools.metadata", "tools.geometry", "tools.views", "tools.perception", "tools.regions"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

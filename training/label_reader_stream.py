@@ -1,4 +1,4 @@
-"""Train label recognizers (:mod:`tools.label_reader`) on a stream of freshly drawn samples, on a GPU if there is one.
+"""Train label recognizers (:mod:`tools.regions.label_reader`) on a stream of freshly drawn samples, on a GPU if there is one.
 
 :mod:`training.label_reader_train` draws a fixed set of samples and trains over it for a number of steps; here
 DataLoader workers keep drawing new scenes (:func:`training.label_reader_train.scene_samples`, the same fonts,
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.label_reader import to_input
+from tools.regions.label_reader import to_input
 from training.label_reader_train import (OUT, accuracy, backgrounds, build_model, cap_threads, ctc_step, dataset,
                                       export_onnx, freeze_norms, load_onnx, scene_samples, training_fonts)
 

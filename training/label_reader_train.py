@@ -1,4 +1,4 @@
-"""Train the region-label recognizer of :mod:`tools.label_reader` on overlays drawn for it, and export it to ONNX.
+"""Train the region-label recognizer of :mod:`tools.regions.label_reader` on overlays drawn for it, and export it to ONNX.
 
 Held out from the overlay benchmark (benchmarks/measure/bench_regions.py) by construction: labels are drawn only in
 :func:`training_fonts` (the benchmark draws in :data:`benchmarks.synth.overlay.FONTS`), on backgrounds the benchmark
@@ -44,8 +44,8 @@ import numpy as np
 from tools.common import jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import (LABEL_POSITIONS, PALETTE, RegionStyle, contrast_text_color, draw_regions,
                                       label_box, legible_layout)
-from tools.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
-from tools.regions_geom import iou
+from tools.regions.label_reader import CHARSET, HEIGHT, WIDTH, ctc_decode, label_crop, to_input
+from tools.regions.geom import iou
 
 ROOT = Path(__file__).resolve().parents[1]
 # the shared data folder (LABEL_TRAIN_DATA where it lies elsewhere, e.g. on a training machine)

@@ -2,7 +2,7 @@
 switched off in turn and the overlay benchmark's exact regions counted again, overlay by overlay.
 
 The overlays are those of benchmarks/measure/bench_regions.py (same generator and scoring) drawn with seeds no pass was
-written on. A pass is switched off by replacing the name tools.regions calls with a stand-in that hands its input
+written on. A pass is switched off by replacing the name tools.regions.pipeline calls with a stand-in that hands its input
 back unchanged (a pass that adds or fixes nothing), so the passes themselves are not touched; this module is the only
 place that knows their call signatures. A pass whose removal gains regions on unseen overlays was fitted to its
 development cases; one whose removal loses many is the reader's backbone.
@@ -27,7 +27,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-import tools.regions as regions  # noqa: E402
+import tools.regions.pipeline as regions  # noqa: E402
 from benchmarks.region_overlays import load_pool, make_instance, score  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "figures" / "regions_ablation.json"
@@ -60,7 +60,7 @@ def _without_full_call(real: Callable) -> Callable:
         if bare_only else found
 
 
-# pass name -> (name in tools.regions, its stand-in given the real function); one registry, in pipeline order
+# pass name -> (name in tools.regions.pipeline, its stand-in given the real function); one registry, in pipeline order
 PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "letter_rects": ("letter_rects", lambda f: _nothing),
     "filled_letters": ("filled_letters", lambda f: _nothing),
@@ -92,7 +92,7 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
 
 @contextmanager
 def switched_off(name: str | None) -> Iterator[None]:
-    """Within the block, tools.regions runs without the pass ``name`` (None: every pass on)."""
+    """Within the block, tools.regions.pipeline runs without the pass ``name`` (None: every pass on)."""
     if name is None:
         yield
         return

@@ -28,7 +28,7 @@ from benchmarks.region_overlays import DATA, ROOT, framed_box, score  # noqa: E4
 from benchmarks.figures import write_figures  # noqa: E402
 from tools.common import jpeg_roundtrip, load_image  # noqa: E402
 from benchmarks.synth.overlay import RegionStyle, draw_regions, legible_layout  # noqa: E402
-from tools.regions import read_regions  # noqa: E402
+from tools.regions.pipeline import read_regions  # noqa: E402
 
 FONTS = ("hershey_simplex", "dejavu_sans", "hershey_duplex")
 FONT_SCALES = (0.55, 0.63, 0.75)

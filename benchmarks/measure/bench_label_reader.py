@@ -1,4 +1,4 @@
-"""Measure the region-label recognizer (tools.label_reader) alone, on the true label boxes of the region-overlay
+"""Measure the region-label recognizer (tools.regions.label_reader) alone, on the true label boxes of the region-overlay
 benchmark's overlays (benchmarks/measure/bench_regions.py: benchmark fonts, which the recognizer never trains on).
 
 Each label is read as :func:`tools.regions.read_regions` asks for it (``READER.read``: the WINDOWS vote) at the box
@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 from benchmarks.region_overlays import ROOT, load_pool, make_instance  # noqa: E402
 from benchmarks.figures import write_figures  # noqa: E402
 from benchmarks.synth.overlay import label_box  # noqa: E402
-from tools.label_reader import READER, LabelReader  # noqa: E402
+from tools.regions.label_reader import READER, LabelReader  # noqa: E402
 
 
 def main() -> None:

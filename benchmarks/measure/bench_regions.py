@@ -8,7 +8,7 @@ only, ``--time-1080p`` in all (median, p90 and mean; two shared cores make singl
 
 Third suite (``--scaled-n``, seed + 1): overlays drawn on the images enlarged ``--scale`` times (default 2: the
 1080p photos become 4K frames) with boxes, outline widths and fonts in proportion, as a high-resolution frame is
-annotated (:mod:`tools.regions_scale`).
+annotated (:mod:`tools.regions.scale`).
 
 Second suite: the ground-truth generator's own overlays (``uav-agent synth``; each record's ``meta.regions``
 holds the exact boxes, drawn rounded to whole pixels), generated with a seed not used while developing.
@@ -40,7 +40,7 @@ from benchmarks.figures import write_figures  # noqa: E402
 from benchmarks.region_overlays import ROOT, extra, hits, make_instance, misses, shared_pool  # noqa: E402
 from benchmarks.regions_by_style import StyleTally  # noqa: E402
 from benchmarks.synth.overlay import RegionStyle, draw_regions  # noqa: E402
-from tools.regions import read_regions  # noqa: E402
+from tools.regions.pipeline import read_regions  # noqa: E402
 
 
 def warm_up() -> None:

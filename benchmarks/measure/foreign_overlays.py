@@ -55,7 +55,7 @@ def select(records: list[dict[str, Any]], per_style: int | None, styles: set[str
 def read_one(path: str) -> dict[str, Any]:
     """The read_regions tool's output for one image file, plus the read's wall time in seconds."""
     from tools.common import load_image, to_jsonable
-    from tools.regions import read_regions
+    from tools.regions.pipeline import read_regions
 
     rgb = load_image(path)
     start = time.perf_counter()

@@ -3,7 +3,7 @@
 SpatialUAV and BEDI images carry axis-aligned boxes drawn into the pixels with neutral labels ("Region 3" or a
 bare "3"). This module draws such overlays in varied styles (colour, line width, label text, placement, font,
 label background) so that the ground-truth generator can render benchmark instances and so that
-:mod:`tools.regions` can be measured on overlays whose geometry is known exactly.
+:mod:`tools.regions.pipeline` can be measured on overlays whose geometry is known exactly.
 
 Conventions: images are RGB ``uint8`` (H, W, 3); boxes are ``[x1, y1, x2, y2]`` in pixels (origin top-left);
 a box's outline is centred on its coordinates (``cv2.rectangle`` semantics), so a box of line width ``t``

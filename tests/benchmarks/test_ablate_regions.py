@@ -8,7 +8,7 @@ import inspect
 import numpy as np
 import pytest
 
-import tools.regions as regions
+import tools.regions.pipeline as regions
 from benchmarks.measure.ablate_regions import PASSES, ablate, count, switched_off
 from benchmarks.region_overlays import score
 from benchmarks.synth.overlay import RegionStyle, draw_regions
@@ -28,7 +28,7 @@ def test_registry_names_calls_the_reader_makes() -> None:
     source = inspect.getsource(regions)
     for name, (attr, _) in PASSES.items():
         assert callable(getattr(regions, attr)), name
-        assert f"{attr}(" in source, f"tools.regions no longer calls {attr} ({name})"
+        assert f"{attr}(" in source, f"tools.regions.pipeline no longer calls {attr} ({name})"
 
 
 @pytest.mark.parametrize("name", list(PASSES))

@@ -164,7 +164,7 @@ def test_rank_candidate_views_puts_the_overlapping_view_first(scene):
 
 def test_read_regions_through_mcp_equals_the_direct_call_with_annotation(scene):
     from tools.common import to_jsonable
-    from tools.regions import read_regions
+    from tools.regions.pipeline import read_regions
 
     path = scene["root"] / "regions.png"
     reply = run(scene["config"], "read_regions", {"image": str(path), "annotate": True})
@@ -177,7 +177,7 @@ def test_read_regions_through_mcp_equals_the_direct_call_with_annotation(scene):
 def test_read_regions_reports_a_drawn_box_without_a_label(scene):
     """A third box drawn in the overlay's colour and width but with no label: not a region, yet reported."""
     from benchmarks.synth.overlay import RegionStyle
-    from tools.regions import iou
+    from tools.regions.pipeline import iou
 
     style, box = RegionStyle(), [250, 40, 370, 150]
     img = cv2.imread(str(scene["root"] / "regions.png"))

@@ -325,7 +325,7 @@ def _content_ratio(warped: np.ndarray, valid: np.ndarray, gb: np.ndarray, moved:
 def _drawn_marks(rgb: np.ndarray) -> np.ndarray:
     """uint8 0/1 mask of the region overlays drawn on image a (box outlines, label plates and their text): the
     overlay-coloured pixels of :func:`tools.regions.overlay_mask`, closed over text strokes and grown by 2 px."""
-    from tools.regions import colour_masks
+    from tools.regions.pipeline import colour_masks
 
     layers = colour_masks(rgb)  # only the overlay hues: bright foliage is saturated too
     m = np.any(layers, axis=0).astype(np.uint8) if layers else np.zeros(rgb.shape[:2], np.uint8)

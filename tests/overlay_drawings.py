@@ -1,0 +1,43 @@
+"""Overlays drawn for the region reader's tests: a style, a layout drawn and saved as JPEG, and whether the
+reader recovers each box exactly (the id, IoU >= 0.9 with the drawn box)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tools.common import jpeg_roundtrip, load_image
+from benchmarks.synth.overlay import RegionStyle, draw_regions
+from tools.regions.pipeline import iou, read_regions
+
+WHITE, BLACK = (255, 255, 255), (0, 0, 0)
+
+
+def region_style(color, line_width: int, position: str, fmt: str, scale: float, font: str, filled: bool,
+                 text=None) -> RegionStyle:
+    return RegionStyle(color=color, line_width=line_width, label_format=fmt, label_position=position,
+                       font_scale=scale, label_background=filled, label_color=text or (WHITE if filled else color),
+                       font=font)
+
+
+def drawn_overlay(image: np.ndarray, layout, quality: int) -> np.ndarray:
+    """``layout``: [(id, box, style)], drawn in order and saved as JPEG at ``quality``."""
+    regions = [(rid, box) for rid, box, _ in layout]
+    return jpeg_roundtrip(draw_regions(image, regions, [s for _, _, s in layout]), quality)
+
+
+def reads_exactly(drawn: np.ndarray, rid: int, box: list[float]) -> bool:
+    return any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in read_regions(drawn))
+
+
+def survey_1080p(shared_data, name: str) -> np.ndarray:
+    """A DJI survey photo of the shared data resized to 1920 x 1080, as the overlay benchmark uses it."""
+    return cv2.resize(load_image(shared_data / "dji_survey_dev" / "images" / name), (1920, 1080),
+                      interpolation=cv2.INTER_AREA)
+
+
+def missed_ids(image: np.ndarray, style: RegionStyle, layout, quality: int) -> list[int]:
+    """Ids of ``layout`` ([(id, box)], drawn in one ``style`` on ``image`` and saved as JPEG at ``quality``) that
+    read_regions, run once, does not return exactly (that id with IoU >= 0.9)."""
+    found = read_regions(drawn_overlay(image, [(rid, box, style) for rid, box in layout], quality))
+    return [rid for rid, box in layout if not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)]

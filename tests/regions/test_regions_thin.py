@@ -1,0 +1,167 @@
+"""Behaviour of the region reader on minimal drawings in the styles other renderers use (one per style and per hard
+case): thin boxes with "Region k" in the box colour above them (SpatialUAV), filled tags with white or black text
+outside or inside the top-left corner, bare digits next to a corner (BEDI), Set-of-Mark numbers in a filled circle
+at the centre, id 0, two-digit ids, touching and nested boxes, a box cut by the image border.
+
+Ground truth is the drawing's own geometry: boxes are the outer edges of the drawn lines (inclusive px), drawn as
+filled strips so that the edges are exact; the drawing is saved as JPEG as published overlays are.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.common import jpeg_roundtrip
+from tools.regions.pipeline import read_regions
+from tools.regions.thin import find_thin_rects
+
+FONT = cv2.FONT_HERSHEY_DUPLEX
+RED, BLUE, MAGENTA, YELLOW, CYAN, ORANGE = (230, 20, 20), (30, 60, 255), (255, 0, 255), (255, 230, 0), (0, 230, 255), (255, 140, 0)
+WHITE, BLACK = (255, 255, 255), (0, 0, 0)
+Box = tuple[int, int, int, int]
+
+
+def background(width: int = 960, height: int = 540, seed: int = 0) -> np.ndarray:
+    """A muted aerial-like texture: smoothed noise around a brownish grey."""
+    rng = np.random.default_rng(seed)
+    noise = cv2.GaussianBlur(rng.normal(0, 40, (height, width, 3)).astype(np.float32), (0, 0), 3)
+    base = np.array([120, 115, 100], np.float32)
+    return np.clip(base + noise, 0, 255).astype(np.uint8)
+
+
+def outline(img: np.ndarray, box: Box, colour: tuple[int, int, int], thick: int) -> None:
+    """Draw a rectangle whose OUTER edge is ``box`` (inclusive px) with lines ``thick`` px wide."""
+    x1, y1, x2, y2 = box
+    for a, b, c, d in ((x1, y1, x2, y1 + thick - 1), (x1, y2 - thick + 1, x2, y2),
+                       (x1, y1, x1 + thick - 1, y2), (x2 - thick + 1, y1, x2, y2)):
+        cv2.rectangle(img, (a, b), (c, d), colour, -1)
+
+
+def text_size(text: str, scale: float) -> tuple[int, int, int]:
+    (w, h), base = cv2.getTextSize(text, FONT, scale, 1)
+    return w, h, base
+
+
+def text_above_centre(img: np.ndarray, box: Box, text: str, colour, scale: float = 0.6) -> None:
+    """SpatialUAV: the label in the box colour, no fill, centred above the box."""
+    w, h, _ = text_size(text, scale)
+    cx = (box[0] + box[2]) // 2
+    cv2.putText(img, text, (cx - w // 2, box[1] - 4), FONT, scale, colour, 1, cv2.LINE_AA)
+
+
+def tag(img: np.ndarray, box: Box, text: str, colour, ink, inside: bool, scale: float = 0.6) -> None:
+    """A filled tag of the box colour on its top-left corner (outside above it, or inside), text in ``ink``."""
+    w, h, base = text_size(text, scale)
+    pad = 3
+    x1 = box[0]
+    y1 = box[1] if inside else box[1] - (h + base + 2 * pad)
+    cv2.rectangle(img, (x1, y1), (x1 + w + 2 * pad, y1 + h + base + 2 * pad - 1), colour, -1)
+    cv2.putText(img, text, (x1 + pad, y1 + pad + h), FONT, scale, ink, 1, cv2.LINE_AA)
+
+
+def digits_above_right(img: np.ndarray, box: Box, text: str, colour, scale: float = 0.55) -> None:
+    """BEDI: bare digits in the box colour just above its top-right corner."""
+    w, _, _ = text_size(text, scale)
+    cv2.putText(img, text, (box[2] - w, box[1] - 4), FONT, scale, colour, 1, cv2.LINE_AA)
+
+
+def marker(img: np.ndarray, box: Box, text: str, colour, ink, scale: float = 0.5) -> None:
+    """Set-of-Mark: the number in a filled circle of the box colour at the box centre."""
+    w, h, _ = text_size(text, scale)
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    cv2.circle(img, (cx, cy), max(w, h) // 2 + 6, colour, -1, cv2.LINE_AA)
+    cv2.putText(img, text, (cx - w // 2, cy + h // 2), FONT, scale, ink, 1, cv2.LINE_AA)
+
+
+def iou(a, b) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0]) + 1
+    ih = min(a[3], b[3]) - max(a[1], b[1]) + 1
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - inter)
+
+
+def assert_read(img: np.ndarray, truth: dict[int, Box], quality: int = 80) -> None:
+    """Every drawn region comes back with its id and IoU >= 0.9 (outer edges), and nothing else."""
+    got = read_regions(jpeg_roundtrip(img, quality))
+    by_id = {r.id: r.bbox for r in got}
+    assert set(by_id) == set(truth), f"ids {sorted(by_id)} != {sorted(truth)}"
+    for rid, box in truth.items():
+        assert iou(by_id[rid], box) >= 0.9, f"region {rid}: {by_id[rid]} vs {box}"
+
+
+def test_suav_text_above_thin_box_id_zero():
+    img = background()
+    boxes = {0: (200, 200, 330, 300), 4: (560, 150, 640, 260)}
+    for (rid, box), colour in zip(boxes.items(), (MAGENTA, CYAN)):
+        outline(img, box, colour, 2)
+        text_above_centre(img, box, f"Region {rid}", colour)
+    assert_read(img, boxes)
+
+
+def test_one_pixel_box_is_found_with_its_outer_edge():
+    img = background()
+    box = (300, 200, 420, 290)
+    outline(img, box, YELLOW, 1)
+    found = [r.box for r in find_thin_rects(jpeg_roundtrip(img, 70))]
+    assert any(iou(f, box) >= 0.9 for f in found), found
+
+
+@pytest.mark.parametrize("inside,ink", [(False, WHITE), (True, BLACK)])
+def test_filled_tag_on_top_left_corner(inside, ink):
+    img = background(seed=1)
+    boxes = {3: (150, 120, 330, 260), 12: (520, 260, 700, 420)}
+    for (rid, box), colour in zip(boxes.items(), (BLUE, ORANGE)):
+        outline(img, box, colour, 2)
+        tag(img, box, f"Region {rid}", colour, ink, inside)
+    assert_read(img, boxes)
+
+
+def test_bare_digits_above_right_corner():
+    img = background(seed=2)
+    boxes = {1: (100, 100, 220, 190), 7: (400, 300, 470, 380), 15: (700, 120, 820, 260)}
+    for rid, box in boxes.items():
+        outline(img, box, YELLOW, 1)
+        digits_above_right(img, box, str(rid), YELLOW)
+    assert_read(img, boxes)
+
+
+def test_set_of_mark_circles_at_centre():
+    img = background(seed=3)
+    boxes = {2: (120, 140, 260, 280), 10: (500, 200, 700, 330)}
+    for (rid, box), colour in zip(boxes.items(), (RED, CYAN)):
+        outline(img, box, colour, 2)
+        marker(img, box, str(rid), colour, WHITE if colour == RED else BLACK)
+    assert_read(img, boxes)
+
+
+def test_touching_boxes_of_one_colour_and_nested_boxes():
+    img = background(seed=4)
+    boxes = {5: (200, 200, 320, 320), 6: (319, 200, 440, 320), 8: (600, 150, 850, 400), 9: (660, 230, 740, 320)}
+    for (rid, box), colour in zip(boxes.items(), (MAGENTA, MAGENTA, YELLOW, ORANGE)):
+        outline(img, box, colour, 2)
+        text_above_centre(img, box, f"Region {rid}", colour, 0.5)
+    assert_read(img, boxes)
+
+
+@pytest.mark.xfail(reason="a side overdrawn by a touching box of another colour hides the first box's line; the "
+                          "thin-line finder needs all four sides in the box's colour", strict=True)
+def test_touching_boxes_of_two_colours():
+    img = background(seed=4)
+    boxes = {5: (200, 200, 320, 320), 6: (319, 200, 440, 320)}
+    for (rid, box), colour in zip(boxes.items(), (MAGENTA, CYAN)):
+        outline(img, box, colour, 2)
+        text_above_centre(img, box, f"Region {rid}", colour, 0.5)
+    assert_read(img, boxes)
+
+
+def test_box_cut_by_the_left_border():
+    img = background(seed=5)
+    drawn = (-60, 200, 120, 330)   # continues beyond the image; its truth is clipped to the image
+    outline(img[:, :], (0, 200, 120, 330), CYAN, 2)
+    img[201:329, 0:2] = background(seed=5)[201:329, 0:2]   # no left side: the box goes on outside
+    text_above_centre(img, (drawn[0] + 60, drawn[1], drawn[2], drawn[3]), "Region 11", CYAN)
+    assert_read(img, {11: (0, 200, 120, 330)})

@@ -1,0 +1,278 @@
+"""Find and read the label of each thin drawn rectangle (:mod:`tools.regions.thin`) wherever renderers put it.
+
+Renderers write a region's id in the box's colour: as letters ("Region 3" centred above the box, SpatialUAV), as
+bare digits next to a corner (BEDI), or as white / black text on a filled tag (on the top-left corner, outside or
+inside) or marker (a circle or square at the box's centre, Set-of-Mark). All of these are a patch of the box's
+colour near one of a few anchor points of the box, so one mechanism serves them:
+
+1. Ink: pixels near the box (within REACH label heights) whose colour lies within INK_TOL of the box's line
+   colour, minus the box's own lines; letters are joined into words by closing gaps narrower than WORD_GAP label
+   heights; a filled tag or marker is one piece with the text as holes.
+2. Place: each piece's distance from the anchor of each placement in PLACES (e.g. its bottom centre from the
+   box's top centre), in label heights; every box takes the piece nearest to one of its anchors, one piece per box
+   (``scipy.optimize.linear_sum_assignment``), within MAX_COST.
+3. Read: the piece's box is read off the picture by the label recognizer (:mod:`tools.regions.label_reader`, which reads
+   the number of "Region 3" as of "3", on a fill or in strokes).
+
+Label height: EXPECTED_HEIGHT of the image height, at least MIN_HEIGHT px (what renderers draw, 1-2 %).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from tools.regions.thin import Rect
+
+EXPECTED_HEIGHT = 0.015   # label height as a share of the image height
+MIN_HEIGHT = 14.0         # px, smallest label height looked for
+REACH = 3.0               # label heights around a box searched for its label
+INK_COS = 0.9            # least cosine between a letter pixel's chroma and the box colour's
+INK_CHROMA = 0.45        # least share of the box colour's chroma a letter pixel keeps
+INK_TOL = 80.0            # RGB distance of a label's ink from the box's line colour
+WORD_SPACE = 1.2         # label heights: widest space between two words of one label
+WORD_GAP = 0.6            # label heights: gaps between letters of one label that are closed
+MIN_INK = 12              # px, fewest pixels of a label piece
+MAX_LABEL = 8.0           # label heights: widest label piece (a long "Region 12")
+MIN_ASPECT = 0.6         # label heights: narrowest label box read (a lone "1" is narrower)
+MARKER_INSET = 0.12      # share of a marker's width and height cut off each side before it is read
+MARKER_REACH = 3.0        # label heights around a box's centre searched for a neutral marker
+NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
+MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
+MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+
+def _pt(x: float, y: float) -> Point:
+    return (x, y)
+
+
+# placement name -> (the piece's reference point, the box's anchor point); boxes are (x1, y1, x2, y2)
+PLACES: dict[str, tuple[Callable[[Box], Point], Callable[[Box], Point]]] = {
+    "above_centre": (lambda p: _pt((p[0] + p[2]) / 2, p[3]), lambda b: _pt((b[0] + b[2]) / 2, b[1])),
+    "below_centre": (lambda p: _pt((p[0] + p[2]) / 2, p[1]), lambda b: _pt((b[0] + b[2]) / 2, b[3])),
+    "above_left": (lambda p: _pt(p[0], p[3]), lambda b: _pt(b[0], b[1])),
+    "above_left_out": (lambda p: _pt(p[2], p[3]), lambda b: _pt(b[0], b[1])),
+    "above_right": (lambda p: _pt(p[2], p[3]), lambda b: _pt(b[2], b[1])),
+    "inside_top_left": (lambda p: _pt(p[0], p[1]), lambda b: _pt(b[0], b[1])),
+    "left_of_top_left": (lambda p: _pt(p[2], p[1]), lambda b: _pt(b[0], b[1])),
+    "below_left": (lambda p: _pt(p[0], p[1]), lambda b: _pt(b[0], b[3])),
+    "centre": (lambda p: _pt((p[0] + p[2]) / 2, (p[1] + p[3]) / 2),
+               lambda b: _pt((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)),
+}
+
+
+@dataclasses.dataclass
+class Mark:
+    """A label read for a rectangle: its id (None when unreadable), the recognizer's text and confidence, where
+    the label lies (px) and the placement it takes."""
+
+    id: int | None
+    text: str
+    confidence: float
+    label_box: tuple[int, int, int, int]
+    place: str
+
+
+def label_height(image_height: int) -> float:
+    """The label height (px) looked for in an image ``image_height`` px tall."""
+    return max(MIN_HEIGHT, EXPECTED_HEIGHT * image_height)
+
+
+def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float) -> list[tuple[int, int, int, int]]:
+    """Label-sized pieces of ``rect``'s colour around it (image px, inclusive), its own and the other rectangles'
+    lines taken out."""
+    img_h, img_w = rgb.shape[:2]
+    reach = int(REACH * height)
+    x1, y1, x2, y2 = rect.box
+    wx1, wy1 = max(0, x1 - reach), max(0, y1 - reach)
+    wx2, wy2 = min(img_w - 1, x2 + reach), min(img_h - 1, y2 + reach)
+    win = rgb[wy1:wy2 + 1, wx1:wx2 + 1].astype(np.float32)
+    ink = is_ink(win, np.asarray(rect.colour, np.float32)).astype(np.uint8)
+    for other in rects:   # lines are no ink
+        _erase_lines(ink, other, (wx1, wy1))
+    gap = max(1, int(round(WORD_GAP * height)))
+    joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (gap, 1)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    out = []
+    for k in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area < MIN_INK or h < 0.4 * height or h > 3.0 * height or w > MAX_LABEL * height:
+            continue
+        out.append((wx1 + x, wy1 + y, wx1 + x + w - 1, wy1 + y + h - 1))
+    return words(out)
+
+
+def words(pieces: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``pieces`` with those on one row and less than WORD_SPACE of their height apart joined ("Region" and
+    "12"), as long as the joined piece stays within MAX_LABEL heights wide."""
+    merged = sorted(pieces)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(merged)):
+            for j in range(i + 1, len(merged)):
+                a, b = merged[i], merged[j]
+                ha, hb = a[3] - a[1] + 1, b[3] - b[1] + 1
+                overlap = min(a[3], b[3]) - max(a[1], b[1]) + 1
+                gap = max(a[0], b[0]) - min(a[2], b[2]) - 1
+                joined = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if (overlap >= 0.6 * min(ha, hb) and max(ha, hb) <= 1.6 * min(ha, hb)
+                        and gap <= WORD_SPACE * max(ha, hb)
+                        and joined[2] - joined[0] + 1 <= MAX_LABEL * (joined[3] - joined[1] + 1)):
+                    merged[i] = joined
+                    del merged[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    return merged
+
+
+def is_ink(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Pixels of a label drawn in ``colour``: within INK_TOL of it, or of its hue (chroma parts within INK_COS)
+    with INK_CHROMA of its chroma (anti-aliased and JPEG-greyed letter strokes), but never a grey or a dull
+    colour of the picture."""
+    p = pixels.astype(np.float32)
+    d = np.linalg.norm(p - colour, axis=-1)
+    pc, cc = p - p.mean(axis=-1, keepdims=True), colour - colour.mean()
+    pn, cn = np.linalg.norm(pc, axis=-1), float(np.linalg.norm(cc))
+    hue = (pc @ cc) >= INK_COS * pn * cn
+    return ((d <= INK_TOL) | (hue & (d <= 2 * INK_TOL))) & (pn >= INK_CHROMA * cn)
+
+
+def _erase_lines(ink: np.ndarray, rect: Rect, origin: tuple[int, int]) -> None:
+    """Clear ``rect``'s four line bands (its thickness plus one px each way) in ``ink``, a window at ``origin``."""
+    ox, oy = origin
+    x1, y1, x2, y2 = (rect.box[0] - ox, rect.box[1] - oy, rect.box[2] - ox, rect.box[3] - oy)
+    t = rect.thick + 1
+    h, w = ink.shape
+
+    def clear(a: int, b: int, c: int, d: int) -> None:   # rows a..b, columns c..d, clipped to the window
+        a, b, c, d = max(0, a), min(h - 1, b), max(0, c), min(w - 1, d)
+        if a <= b and c <= d:
+            ink[a:b + 1, c:d + 1] = 0
+
+    clear(y1 - 1, y1 + t, x1 - 1, x2 + 1)
+    clear(y2 - t, y2 + 1, x1 - 1, x2 + 1)
+    clear(y1 - 1, y2 + 1, x1 - 1, x1 + t)
+    clear(y1 - 1, y2 + 1, x2 - t, x2 + 1)
+
+
+def _contains(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Piece ``a`` holds piece ``b``."""
+    return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
+
+
+def _label_box(piece: tuple[int, int, int, int], marker: bool) -> tuple[float, float, float, float]:
+    """The recognizer's label box (end-exclusive px) for an inclusive piece, at least MIN_ASPECT heights wide (a
+    lone "1"); a marker (a filled circle or square at a box's centre) is read inside its rim (MARKER_INSET)."""
+    x1, y1, x2, y2 = piece[0], piece[1], piece[2] + 1.0, piece[3] + 1.0
+    if marker:
+        dx, dy = MARKER_INSET * (x2 - x1), MARKER_INSET * (y2 - y1)
+        x1, y1, x2, y2 = x1 + dx, y1 + dy, x2 - dx, y2 - dy
+    grow = max(0.0, MIN_ASPECT * (y2 - y1) - (x2 - x1)) / 2
+    return x1 - grow, y1, x2 + grow, y2
+
+
+def place_cost(piece: Box, box: Box, height: float) -> tuple[float, str]:
+    """The piece's least distance (label heights) from one of ``box``'s anchors, and that placement's name."""
+    best = (np.inf, "")
+    for name, (ref, anchor) in PLACES.items():
+        (px, py), (ax, ay) = ref(piece), anchor(box)
+        d = float(np.hypot(px - ax, py - ay)) / height
+        if d < best[0]:
+            best = (d, name)
+    return best
+
+
+def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
+    """One label per rectangle (None where none lies near it): pieces of ink matched to boxes by placement, then
+    read by the label recognizer."""
+    from tools.regions.label_reader import READER
+
+    if not rects:
+        return []
+    height = label_height(rgb.shape[0])
+    pieces: list[tuple[int, int, int, int]] = []
+    inks: list[np.ndarray] = []   # the line colour each piece was found in
+    for rect in rects:
+        for p in ink_pieces(rgb, rect, rects, height):
+            held = [k for k, q in enumerate(pieces) if _contains(q, p) or _contains(p, q)]
+            if not held:
+                pieces.append(p)
+                inks.append(np.asarray(rect.colour, np.float32))
+            elif all(_contains(p, pieces[k]) for k in held):   # a window that cut a label short saw a part of it
+                pieces[held[0]] = p
+    if not pieces:
+        return _neutral_markers(rgb, rects, [None] * len(rects), height)
+    cost = np.full((len(rects), len(pieces)), np.inf)
+    names: dict[tuple[int, int], str] = {}
+    for i, rect in enumerate(rects):
+        for j, p in enumerate(pieces):
+            if not is_ink(inks[j], np.asarray(rect.colour, np.float32)):
+                continue
+            ph = max(p[3] - p[1] + 1, 0.5 * height)
+            c, name = place_cost(p, rect.box, ph)
+            cost[i, j], names[i, j] = c, name
+    big = 1e6
+    rows, cols = linear_sum_assignment(np.where(cost <= MAX_COST, cost, big))
+    chosen = {int(i): int(j) for i, j in zip(rows, cols) if cost[i, j] <= MAX_COST}
+    order = sorted(chosen)
+    reads = READER.read(rgb, [_label_box(pieces[chosen[i]], names[i, chosen[i]] == "centre") for i in order])
+    out: list[Mark | None] = [None] * len(rects)
+    for i, (rid, text, conf) in zip(order, reads):
+        out[i] = Mark(rid, text, float(conf), pieces[chosen[i]], names[i, chosen[i]])
+    return _neutral_markers(rgb, rects, out, height)
+
+
+def _neutral_markers(rgb: np.ndarray, rects: Sequence[Rect], marks: list[Mark | None], height: float
+                     ) -> list[Mark | None]:
+    """Boxes left without a read: a white or black marker at the centre (Set-of-Mark draws the number on one, in
+    the box colour or neutral) is read where one lies."""
+    from tools.regions.label_reader import READER
+
+    todo = [(i, m) for i, r in enumerate(rects) if (marks[i] is None or marks[i].id is None)
+            and (m := centre_marker(rgb, r.box, height)) is not None]
+    # a black marker's white number is read in negative (the recognizer reads dark numbers on light)
+    dark = [float(np.median(rgb[m[1]:m[3] + 1, m[0]:m[2] + 1].max(axis=2))) <= NEUTRAL_DARK for _, m in todo]
+    reads: list[tuple[int | None, str, float]] = [(None, "", 0.0)] * len(todo)
+    for polarity in (False, True):
+        idx = [k for k, d in enumerate(dark) if d == polarity]
+        boxes = [_label_box(todo[k][1], True) for k in idx]
+        for k, read in zip(idx, READER.read(rgb, boxes, invert=polarity)):
+            reads[k] = read
+    for (i, m), (rid, text, conf) in zip(todo, reads):
+        if rid is not None:
+            marks[i] = Mark(rid, text, float(conf), m, "centre")
+    return marks
+
+
+def centre_marker(rgb: np.ndarray, box: Sequence[int], height: float) -> tuple[int, int, int, int] | None:
+    """A white or black compact blob (a filled circle or square) on the centre of ``box``: its inclusive extent."""
+    cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+    r = int(MARKER_REACH * height)
+    x1, y1 = max(0, cx - r), max(0, cy - r)
+    win = rgb[y1:cy + r + 1, x1:cx + r + 1]
+    if win.size == 0:
+        return None
+    for blob in (win.min(axis=2) >= NEUTRAL_LIGHT, win.max(axis=2) <= NEUTRAL_DARK):
+        filled = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+        best: tuple[float, tuple[int, int, int, int]] | None = None
+        for k in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            if not (MARKER_MIN * height <= min(w, h) and max(w, h) <= MARKER_MAX * height
+                    and max(w, h) <= 1.4 * min(w, h) and area >= 0.5 * w * h):
+                continue
+            d = float(np.hypot(x + w / 2 - (cx - x1), y + h / 2 - (cy - y1)))
+            if d <= 0.5 * max(w, h) and (best is None or d < best[0]):
+                best = (d, (x1 + x, y1 + y, x1 + x + w - 1, y1 + y + h - 1))
+        if best is not None:
+            return best[1]
+    return None

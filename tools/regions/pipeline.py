@@ -1,0 +1,372 @@
+"""Read region overlays (drawn boxes with neutral labels such as "Region 3" or "3") back from image pixels.
+
+Pipeline of :func:`read_regions`:
+
+1. Overlay colours: hue peaks of the near-pure pixels (S >= CORE_SATS[0], lower when none are, and bright ones
+   at the lower levels as well, for a thin outline JPEG desaturated beside thick ones); one mask per colour holds
+   the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated
+   too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines
+   are not supported (:mod:`tools.regions.colours`).
+2. Rectangles per colour: :mod:`tools.regions.lines` (straight line pieces, bands drawn across pairs of vertical
+   lines, off the filled label backgrounds of :mod:`tools.regions.fill`; labels glued to an outline told apart from
+   the outline; an outline drawn around its own filled label, :mod:`tools.regions.frames`) and
+   :mod:`tools.regions.prune` (duplicates, pieces of crossing boxes and glued labels dropped; a rectangle with
+   nothing drawn inside, or with a filled label centred in it spanning less than half its width, is no label);
+   each side is then checked against its corners (:mod:`tools.regions.sides`: a
+   side on another box's line moves to where the box's own lines end, a side on the image border half a line in),
+   and a rectangle closed at the bottom edge of a filled label glued below the box and as wide as it ends at the
+   box's own bottom line (:func:`tools.regions.sides.off_label_below`).
+3. Labels: what is left of the mask once the outlines are removed (a label background drawn over an outline is
+   kept whole) is grouped into label blobs (:mod:`tools.regions.labels`: filled backgrounds with letter holes, or
+   letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
+   below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
+   the placement distances, then again with a penalty for places other than the one nearly all labels take) and
+   read by the OCR engine (:mod:`tools.regions.ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
+   the picture's own pixels at the blob (a filled one grown over letters cut at its trimmed edge,
+   :func:`tools.regions.fill.with_cut_letters`) by the label recognizer (:mod:`tools.regions.label_reader`;
+   :func:`tools.regions.ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
+   side is read cut off it too, :func:`tools.regions.ids.pictures_off_sides`); a label that runs into its box's
+   right side, or into another box's left side, is read past it (:func:`tools.regions.labels.across_right_side`;
+   a "Region N" centred across both sides of a narrow box, past both: :func:`tools.regions.labels.centred_across`).
+   Labels grouped wrong (:mod:`tools.regions.split`): two side by side in one blob are read apart, a lone letter
+   beside a label is read with it, and a label read over another box's label keeps only its own letters; two
+   label backgrounds drawn one against the other (beside stacked or crossing boxes) are split between their rows
+   of letters (:func:`tools.regions.rows.stacked_rows`).
+   A rectangle that is a letter of a label (a stroke "0" next to its "1", no taller than the letters beside it; one
+   half under a label, a small label's fill around a bold letter) is dropped and the labels found again;
+   then one that two boxes drawn edge to edge close around them (:func:`tools.regions.prune.drop_stacked`); a box
+   that took in the label background glued to it is fitted back (:func:`tools.regions.places.unglued`; where the
+   image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
+   glued above and as wide as it, :func:`tools.regions.sides.off_label_above`), and a left
+   side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
+   it, and either side of a box whose label is centred in it to where the label's centre puts it
+   (:func:`tools.regions.sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
+   that box the label (:func:`tools.regions.places.labels_as_boxes`), and an unlabeled box found where another box's
+   label was read is that label's background, dropped (:func:`tools.regions.places.labels_only`). A filled label
+   that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
+   beside their boxes, or the one place where a box closes around it (:mod:`tools.regions.anchored`: the lines
+   closing a rectangle with the corner or centre the label fixes).
+   Where labels go inside their boxes' top-left corners, a label blob that no box took may be a small box inside
+   its own label, whose letters cut its lines short: the box starts at the blob's top-left corner
+   (:mod:`tools.regions.boxed`); elsewhere, a stroke blob no box took may be a small box around its centred label,
+   when the padding shows inside its four lines.
+4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions.ids.unique_ids`);
+   a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
+5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
+   small rectangle), is read as that box's label (:func:`tools.regions.places.letter_boxes`). Boxes still
+   unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
+   read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
+   where that place leaves the image (:func:`tools.regions.places.label_by_siblings`; the surer read stands; a
+   window ending on a box's side is read cut off it as well); a
+   letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
+   it took as that box's label (:func:`tools.regions.places.letter_boxes`); then the engine's text detector looks at
+   a crop around each unlabeled box; a number is taken where a label of that box goes
+   (:func:`tools.regions.detect.label_by_detection`; two text lines on one row, the first without digits, are one
+   label a box's side crossed). A label box narrower than its read digits need (the one stem of a thin label that
+   the colour mask kept) is read again off the picture grown around it (:func:`tools.regions.ids.grown_fragments`).
+   An id that no box kept goes back to the one box that read it
+   and is still unlabeled once the others are read as other ids (:func:`tools.regions.ids.restore_contested`). A
+   labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
+   letters close with that box's lines: the box takes the label (:func:`tools.regions.places.corner_pieces`), as
+   does an unlabeled box that, with another found box or with its glued label, makes up a labelled one around
+   both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions.places.union_boxes`).
+6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
+   measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from are found by
+   their line profile, at their outer edges, and labelled where renderers put labels (:mod:`tools.regions.union`).
+7. Translucent masks: a numbered marker that no box took as its label, with a tinted area closing around it, is a
+   region whose box is the mask's extent (:mod:`tools.regions.masks`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from tools.common import ToolError, load_image
+from tools.regions.region import Region
+from tools.regions.geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
+                                match_limit, occluders, off_image, placement, placement_cost, within)
+from tools.regions.ids import grown_fragments, pictures_off_sides, restore_contested, settle_reads, unique_ids
+from tools.regions.labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
+from tools.regions.anchored import box_from_label, colour_lines, explained, orphan_labels
+from tools.regions.boxed import boxed_labels
+from tools.regions.colours import CORE_MIN, colour_layers, colour_masks, overlay_mask  # noqa: F401 - re-exported
+from tools.regions.detect import label_by_detection
+from tools.regions.fill import filled_areas, with_cut_letters
+from tools.regions.lines import find_rectangles
+from tools.regions.ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
+                               settle_disagreements)
+from tools.regions.places import (DRAWN_HEIGHT, corner_pieces, image_place, label_by_siblings, labels_as_boxes,
+                                  labels_only, letter_boxes, most_place, odd_places, unglued, union_boxes)
+from tools.regions.prune import drop_stacked
+from tools.regions.split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
+from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
+from tools.regions.scale import read_scaled, second_look, working_scale
+from tools.regions.union import with_thin_rects
+from tools.regions.masks import with_masks
+from tools.regions.edges import outer_box
+
+SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
+# a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
+# sibling reads taken at >= 0.9 / 0.5 / 0.3 gave 888/850, 896/856, 899/857 exact regions, wrong ids 19/23 -> 20/25
+SIBLING_SURE = 0.3
+# a read less sure than this is looked for where the image's other labels sit too, and the surer read stands: dev
+# overlays (seeds 1/11/21) 899/862/853 exact without; from 0.6 / 0.8 / 0.9 / 0.97: 902/863/856, 905/867/856,
+# 905/868/857, 907/870/855
+UNSURE_READ = 0.9
+# labels are drawn alike: where nearly all of a colour's matched labels take one place beside their boxes
+# (:func:`tools.regions.places.odd_places`), labels are matched once more with this share of the match limit added
+# to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
+PLACE_PENALTY = 0.5
+DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
+
+
+# ----------------------------------------------------------------------------------------------- public API
+def read_regions(
+    image: Any,
+    *,
+    expected_ids: Sequence[int] | None = None,
+    min_side: float = 12.0,
+    include_unlabeled: bool = False,
+    outer_edges: bool = False,
+) -> list[Region]:
+    """Find drawn region boxes and read their labels ("Region 3" or "3") from the pixels.
+
+    image: RGB array, path or encoded bytes. expected_ids: ids known to be present (labels read as other
+    numbers are dropped). min_side: smallest box side in px. include_unlabeled: also return boxes whose
+    label could not be read, with ``id = -1``. outer_edges: report each box at the outer edge of its drawn
+    outline, measured in the pixels (:mod:`tools.regions.edges`; the convention of overlays drawn by others and of
+    the read_regions tool), instead of at the centres of its lines (the project's overlay generator and the tests
+    written on it). A translucent mask's box is its extent either way (:mod:`tools.regions.masks`).
+    Returns regions sorted by id; ``[]`` when none are found. An
+    image whose outlines are 9 px thick or more (a high-resolution frame) is read scaled down to 5 px lines
+    (:mod:`tools.regions.scale`); boxes come back in the image's own pixels. Where a box is left unlabeled or a
+    label unconfirmed, the image is read again at 0.8 and 0.67 of that scale, and what those two reads agree on
+    stands (:func:`tools.regions.scale.second_look`).
+    Raises :class:`ToolError` for inputs that are not images.
+    """
+    if not isinstance(image, (str, Path, bytes, bytearray, np.ndarray)):
+        raise ToolError(f"read_regions needs an image (array, path or bytes), got {type(image).__name__}")
+    rgb = load_image(image)
+    if rgb.size == 0:
+        raise ToolError("read_regions got an empty image")
+    allowed = set(int(i) for i in expected_ids) if expected_ids is not None else None
+    # outlines drawn thicker than the reader's pixel constants allow are read where they are WORK_THICK px thick
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    scale = working_scale(overlay_mask(rgb, hsv))
+
+    def read(img: np.ndarray, s: float) -> list[Region]:   # the image scaled by s
+        return _read_image(img, allowed, min_side * s, hsv if img is rgb else None)
+
+    # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
+    regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
+    if outer_edges:   # these boxes run along their lines' centres; the thin outlines' pass finds outer edges itself
+        for r in regions:
+            r.bbox = outer_box(rgb, r.bbox)
+    regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
+    regions = with_masks(rgb, regions, allowed, Region)   # translucent masks with a numbered marker
+    if not include_unlabeled:
+        regions = [r for r in regions if r.id >= 0]
+    return sorted(regions, key=lambda r: (r.id, r.bbox))
+
+
+def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
+                hsv: np.ndarray | None = None) -> list[Region]:
+    """:func:`read_regions` (unlabeled boxes too) on an image whose outlines are no thicker than the reader's pixel
+    constants allow (``hsv``: the image in OpenCV's HSV when already converted)."""
+    regions: list[Region] = []
+    layers = colour_layers(rgb, hsv)
+    filled = [filled_areas(mask.astype(np.uint8)) for mask, _ in layers]
+    hidden = occluders([mask for mask, _ in layers], filled)
+    for (mask, strength), fill, occluded in zip(layers, filled, hidden):
+        regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
+    contested = unique_ids(rgb, regions, allowed)
+    held = {read.id for contest in contested for _, read in contest}
+    # a lone letter taken for a box is read where it is drawn before a window sized from the other labels (dev 71:60)
+    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE, bare_only=True)
+    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
+    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
+    regions = label_by_detection(rgb, regions, allowed, DET_THICK)
+    regions = grown_fragments(rgb, regions, allowed)
+    regions = restore_contested(shared_letters(regions, allowed), contested)
+    regions = union_boxes(corner_pieces(regions, DET_THICK), DET_THICK, (rgb.shape[1], rgb.shape[0]))
+    return sorted(regions, key=lambda r: (r.id, r.bbox))
+
+
+def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled: np.ndarray, min_side: float,
+                 allowed: set[int] | None, occluded: np.ndarray) -> list[Region]:
+    """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
+    ``filled``: :func:`filled_areas` of the mask; ``occluded``: what the other overlay colours cover)."""
+    rects = find_rectangles(mask, min_side, filled, occluded)
+    if not rects:   # a filled label may still anchor its box, and small boxes may lie inside their labels
+        out = _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
+        return out + _boxed(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)
+    rects = [(off_label_below(refit_sides(box, t, mask), t, mask), t) for box, t in rects]
+    size = (mask.shape[1], mask.shape[0])
+    blobs, letters = label_blobs(mask, rects, filled)
+    glyphs = set(letter_rects(rects, blobs)) | set(filled_letters(rects, rgb, mask, filled))
+    if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
+        rects = [r for i, r in enumerate(rects) if i not in glyphs]
+        blobs, letters = label_blobs(mask, rects, filled)
+    rects = drop_stacked(rects)   # once letters are told from boxes: a box may sit around two drawn edge to edge
+    # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
+    # label keeps its own pixels (regions_ocr reads only the holes it encloses)
+    near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    strokes = np.where(near, strength, 0).astype(np.uint8)
+    cost = np.array([[placement_cost(b.box, box, t, size) for b in blobs] for box, t in rects]).reshape(
+        len(rects), len(blobs))
+    limit = np.array([[match_limit(b.box) for b in blobs]] * len(rects)).reshape(cost.shape)
+    reads: dict[int, tuple[int, str, float, bool | None]] = {}
+    overruled: dict[int, tuple[int, str, float]] = {}   # blob index -> its mask read, where the picture's stood
+    near_ids = [int(j) for j in np.flatnonzero((cost <= limit).any(axis=0))] if blobs else []
+    first = read_labels([_ocr_job(blobs[j], mask, strength, letters, strokes) for j in near_ids])
+    unsure = [k for k, (rid, _, conf) in enumerate(first)
+              if (rid is None or conf < SURE_READ) and may_be_filled(mask, blobs[near_ids[k]])]
+    # a small label background and a bold digit look alike: the unsure ones are read the other way too
+    flipped = read_labels([_ocr_job(LabelBlob(blobs[near_ids[k]].box, not blobs[near_ids[k]].filled), mask,
+                                    strength, letters, strokes) for k in unsure])
+    read_as = [blobs[j] for j in near_ids]   # the kind of label each first read took it for
+    for k, alt in zip(unsure, flipped):
+        if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
+            first[k], read_as[k] = alt, LabelBlob(read_as[k].box, not read_as[k].filled)
+    wide = [across_right_side(read_as[k], rects, blobs) for k in range(len(near_ids))]
+    widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
+    # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
+    # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
+    # a filled label's letters cut at its trimmed edge are read whole; a label ending on a box side, off it too
+    grown = [with_cut_letters(mask, b) for b in wide]
+    seen, pictures = pictures_off_sides(rgb, grown, rects, [g != b for g, b in zip(grown, wide)])
+    pictures = settle_disagreements(rgb, seen, first, pictures)
+    past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
+    for k, j in enumerate(near_ids):
+        both: bool | None = None
+        # a picture read past a box's side that only adds a final "1": the side itself read as one
+        mask_read = first[k]
+        if not (k in widened and final_one_added(first[k], pictures[k])):
+            first[k], both = settle_reads(first[k], pictures[k], allowed)
+        rid, text, conf = first[k]
+        if rid is not None and (allowed is None or rid in allowed):
+            reads[j] = (rid, text, conf, both)
+            # an other reading of as many digits (a shorter mask read lost digits to an outline across them)
+            if (mask_read[0] is not None and mask_read[0] != rid and len(str(mask_read[0])) == len(str(rid))
+                    and (allowed is None or mask_read[0] in allowed)):
+                overruled[j] = (int(mask_read[0]), mask_read[1], mask_read[2])
+    out = _assign(rects, cost, limit, reads, blobs, overruled)
+    odd = odd_places(out, rects, blobs, size)
+    if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
+        out = _assign(rects, cost, limit, reads, blobs, overruled, odd * PLACE_PENALTY * limit)
+    out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
+    out = shared_letters(own_letters_only(out, past, allowed), allowed)
+    usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
+    for reg, (_, t) in zip(out, rects):
+        if reg.label_box is not None:
+            box = unglued(reg.bbox, reg.label_box, t, mask)
+            if usual == ABOVE and _inside_odd(reg.label_box, box, t, size):   # labels are drawn alike
+                box = off_label_above(box, t, mask)
+            place = usual if usual is not None else placement(reg.label_box, box, t, size)
+            box = label_side(box, reg.label_box, t, place, mask)
+            reg.bbox = [round(float(v), 1) for v in box]
+    out = labels_only(labels_as_boxes(out, rects))
+    out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
+    if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
+        out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)
+    else:   # or a stroke label centred in a box it nearly fills: the padding shows all round inside the box
+        out += _boxed(rgb, mask, strength, [b for b in blobs if not b.filled], out, min_side, allowed, True)
+    return out
+
+
+def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> bool:
+    """The label (its letters) sits inside the box's top-left corner though a label that size would fit above the
+    box (:func:`tools.regions.geom.off_image`), where renderers draw it when they can: a label drawn above a box as
+    wide as it, glued to its line, and found with it."""
+    w, h = label[2] - label[0], DRAWN_HEIGHT * (label[3] - label[1])
+    return placement(label, box, thick, size) == INSIDE_TOP_LEFT and not off_image(box, w, h, thick, size, ABOVE)
+
+
+def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],
+           min_side: float, allowed: set[int] | None, all_round: bool = False) -> list[Region]:
+    """Regions of the small boxes inside their own labels among ``blobs`` (:func:`tools.regions.boxed.boxed_labels`;
+    both reads agree, so confirmed)."""
+    return [Region(rid, box, text, round(conf, 3), True, list(label))
+            for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed,
+                                                                  all_round)]
+
+
+def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,
+                       filled: np.ndarray, occluded: np.ndarray, allowed: set[int] | None) -> list[Region]:
+    """Boxes of this colour's filled labels that no found box took (:mod:`tools.regions.anchored`): each read off
+    the mask and the picture alike, as an id no box of this colour has, and placed where this colour's labels go."""
+    if not (filled > 0).any():   # no filled label at all (the lines are looked for only where one is left over)
+        return []
+    place = image_place(out, rects, (mask.shape[1], mask.shape[0]))
+    matched = [r.label_box for r in out if r.label_box is not None]
+    if place is None and matched:   # the colour's labels sit at several places
+        return []
+    lines = None if rects else colour_lines(mask)   # a colour without rectangles: its lines' thickness
+    thick = lines[2] if lines is not None else float(np.median([t for _, t in rects]))
+    if thick is None:
+        return []
+    height = float(np.median([b[3] - b[1] for b in matched])) if matched else None
+    labels = orphan_labels(filled, matched, mask, height, thick)
+    if not labels:
+        return []
+    lines = lines or colour_lines(mask)
+    blobs = [LabelBlob(b, True) for b in labels]
+    reads = zip(read_labels([(mask, b, strength) for b in blobs]), read_pictures(rgb, blobs))
+    drawn, known = mask | (filled > 0) | occluded, explained([b for b, _ in rects], mask.shape)
+    taken = {r.id for r in out}
+    found = []
+    for blob, (mask_read, picture_read) in zip(blobs, reads):
+        rid, text, conf = mask_read
+        if rid is None or rid != picture_read[0] or rid in taken or (allowed is not None and rid not in allowed):
+            continue
+        # no label of this colour matched: the place where exactly one box closes, around the label's background
+        # (its own edges close one inside it)
+        boxes = [b for p in ([place] if place is not None else PLACES)
+                 if (b := box_from_label(blob.box, p, thick, lines[:2], mask, drawn, known))
+                 and (place is not None or not within(b, blob.box, -thick))]
+        if len(boxes) != 1:
+            continue
+        same = [r for r in out if iou(r.bbox, boxes[0]) >= SAME_BOX]
+        if any(r.id >= 0 for r in same):
+            continue
+        taken.add(rid)
+        reg = same[0] if same else Region(-1, [round(float(v), 1) for v in boxes[0]])
+        reg.relabel(rid, text, max(conf, picture_read[2]), blob.box)   # a found unlabeled box takes it, or a new one
+        reg.confirmed = True   # both reads agree
+        if not same:
+            found.append(reg)
+    return found
+
+
+def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: np.ndarray,
+             strokes: np.ndarray) -> tuple[np.ndarray, LabelBlob, np.ndarray]:
+    """What to OCR for one label blob: a filled label from the whole colour mask, stroke text from the
+    outline-free one."""
+    return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
+
+
+def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], overruled: dict[int, tuple[int, str, float]],
+            penalty: np.ndarray | None = None) -> list[Region]:
+    """Match read labels (``reads``: blob index -> (id, text, confidence, confirmed)) to boxes (min total placement
+    distance, plus ``penalty`` per pair when given), one label per box and per id; a pair further apart than
+    ``limit`` is never matched. ``overruled``: blob index -> its mask read, where the picture read stood over it."""
+    out = [Region(-1, [round(v, 1) for v in box], "", 0.0) for box, _ in rects]
+    cols = sorted(reads)
+    if cols:
+        sub = cost[:, cols]
+        big = 1e6
+        extra = 0.0 if penalty is None else penalty[:, cols]
+        rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub + extra, big))
+        for r, c in zip(rows_i, cols_i):
+            if sub[r, c] <= limit[r, cols[c]]:
+                rid, text, conf, both = reads[cols[c]]
+                out[r] = Region(rid, out[r].bbox, text, round(conf, 3), both, [int(v) for v in blobs[cols[c]].box],
+                                mask_read=overruled.get(cols[c]))
+    return out

@@ -1,0 +1,417 @@
+"""Find thin drawn rectangles (1-6 px outlines in a saturated colour) by their line profile, not by a colour level.
+
+JPEG keeps a thin outline's brightness but halves its colour resolution (4:2:0 chroma), so a 1 px line in a pure
+colour comes back with a saturation of 80-130 of 255, under the levels that find thick outlines
+(:mod:`tools.regions.colours`). What survives is the profile across the line: a drawn line differs from the
+picture just beyond it ON BOTH SIDES, and it is straight and axis-aligned. So:
+
+1. Line pixels (:func:`line_pixels`): a pixel that differs by LINE_CONTRAST (summed |RGB| differences) from the
+   pixels LINE_REACHES px above and below it (left and right), those two being more alike each other than either
+   is to it, and whose own colour is chromatic (MIN_CHROMA). Filled areas (tags, markers) differ on one side only
+   and drop out; so do edges and ramps between two areas.
+2. Segments: runs of such pixels at least MIN_SEGMENT px long (a morphological opening), the MAX_SEGMENTS longest
+   of an overlay-like colour per direction (foliage breaks into thousands of short ones).
+3. Proposals (:func:`proposals`): where a horizontal and a vertical segment of one colour meet (at their ends, or
+   one's end on the other) the corner proposes a box; each line is followed in its colour from the corner to
+   where it ends (:func:`trace`), across short breaks or one a label's width, so the other sides may hide under a
+   label or lie beyond the image border.
+4. Each side is snapped to the outer edge of the line drawn there (:func:`snap_sides`: half-way down the dip of
+   the colour distance across it; a side under a filled label is kept where proposed), a top that ran up through
+   a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands when every side
+   inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER) and one side's line is
+   vivid (MIN_VAL, MIN_SAT). Near-identical boxes are one; a box that two found boxes tile is dropped.
+
+Boxes are ``(x1, y1, x2, y2)`` inclusive px of the outer edge of the drawn line, clipped to the image.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+LINE_REACHES = (3, 6)  # px beside a line where the picture is compared with it (lines up to 6 px thick)
+LINE_REACH = LINE_REACHES[-1]
+# px, longest image side from which lines are looked for at the wider reach too: below it outlines that thick keep
+# their colour and the colour-level pass finds them (tools.regions.colours)
+WIDE_REACH_FROM = 2000
+LINE_CONTRAST = 60    # least sum of |RGB differences| of a line pixel from the picture on both sides of it
+HUE_CONTRAST = 90     # least sum of |chroma differences| of a line pixel from both sides (a line on an edge)
+SAME_WAY = 0.8        # the two sides of a line differ by at most this share of the line's least contrast
+MIN_CHROMA = 35       # least max - min of a line pixel's RGB: overlay colours are saturated
+MIN_SEGMENT = 12      # px, shortest line piece looked at (boxes are 15 px and more)
+CORNER_GAP = 10       # px, most distance between the ends of two segments that meet at a corner
+SNAP = 4              # px a proposed side moves to the line drawn there
+MAX_TRACE = 1200      # px, longest line followed (boxes are up to ~600 px at 1080p)
+TRACE_GAPS = (6, 30)  # px, breaks in a line followed across: a short one (JPEG), a label's width
+LINE_DIP = 19.0       # least drop of the colour distance from beside a side's line to the line
+LINE_MATCH = 45.0     # most median RGB distance of a side's line from the rectangle's colour
+COLOUR_TOL = 70.0     # RGB distance within which a pixel has a rectangle's colour
+HUE_COS = 0.9         # least cosine between a pixel's chroma and a line colour's, for the same hue
+CHROMA_SHARE = 0.35   # least share of the line colour's chroma that a pixel of its hue keeps
+DARKER_TOL = 150.0    # most RGB distance of a pixel of the line's hue from the line colour
+SIDE_COVER = 0.7      # least share of a side's length that shows the rectangle's colour
+FULL_COVER = 0.9      # at least two sides are this complete (a corner alone is no box)
+MIN_VAL = 110         # least brightness (max of RGB) of an outline's colour
+MIN_SAT = 0.33        # least saturation ((max - min) / max of RGB) of an outline's colour
+SEGMENT_VAL, SEGMENT_SAT = 90, 0.2   # a segment's colour: looser than MIN_VAL / MIN_SAT (JPEG greys thin lines)
+MAX_SEGMENTS = 300    # longest segments per direction looked at
+TEXT_SHARE = 0.3      # most share in the colour of a row of picture inside a box
+BLUR = 2              # px JPEG adds to a thin line's measured thickness
+FILL_SHARE = 0.8      # share of a row across a box in its colour from which the row is a filled label's
+MIN_SIDE = 12         # px, shortest side of a box
+BORDER = 2            # px from the image border within which a side counts as cut off by it
+SAME_RECT = 0.85      # IoU above which two proposals are one rectangle
+
+
+@dataclasses.dataclass
+class Rect:
+    """A drawn rectangle: outer-edge box (inclusive px), its line colour (RGB), line thickness (px) and how much of
+    its four sides (top, bottom, left, right) shows that colour."""
+
+    box: tuple[int, int, int, int]
+    colour: tuple[float, float, float]
+    thick: int
+    cover: tuple[float, float, float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Segment:
+    """A straight line piece: its extent (inclusive px) and mean colour."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    colour: tuple[float, float, float]
+
+
+def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
+    """Boolean mask of pixels on thin lines running along ``axis`` (1: horizontal lines, compared with the rows
+    above and below; 0: vertical lines, compared with the columns left and right), at each of LINE_REACHES.
+
+    A line pixel differs by LINE_CONTRAST (sum of absolute RGB differences) from the pixels on both sides, which
+    are more alike each other than either is to it (SAME_WAY): a ramp between a dark and a bright area is no line.
+    A line drawn along the edge between a bright and a dark area lies between them in brightness: its colour alone
+    (RGB less its mean) differs from both sides, which are alike in colour, by HUE_CONTRAST.
+    """
+    r_, g_, b_ = cv2.split(rgb)
+    hue_of = rgb.astype(np.int16) - rgb.mean(axis=2, keepdims=True).astype(np.int16)   # chroma part of each pixel
+    chroma = cv2.subtract(cv2.max(cv2.max(r_, g_), b_), cv2.min(cv2.min(r_, g_), b_)) >= MIN_CHROMA
+    out = np.zeros(rgb.shape[:2], bool)
+    height, width = rgb.shape[:2]
+    for r in LINE_REACHES if max(rgb.shape[:2]) > WIDE_REACH_FROM else LINE_REACHES[:1]:
+        border = (r, r, 0, 0) if axis == 1 else (0, 0, r, r)
+        padded = cv2.copyMakeBorder(rgb, *border, cv2.BORDER_REPLICATE)
+        if axis == 1:
+            before, after = padded[:height], padded[2 * r:]
+        else:
+            before, after = padded[:, :width], padded[:, 2 * r:]
+        d1 = _l1(rgb, before)
+        d2 = _l1(rgb, after)
+        both = cv2.min(d1, d2)
+        out |= (both >= LINE_CONTRAST) & (_l1(before, after) <= SAME_WAY * both)
+        hue_pad = np.pad(hue_of, ((r, r), (0, 0), (0, 0)) if axis == 1 else ((0, 0), (r, r), (0, 0)), mode="edge")
+        hb, ha = (hue_pad[:height], hue_pad[2 * r:]) if axis == 1 else (hue_pad[:, :width], hue_pad[:, 2 * r:])
+        h1, h2 = np.abs(hue_of - hb).sum(axis=2), np.abs(hue_of - ha).sum(axis=2)
+        h_both = np.minimum(h1, h2)
+        out |= (h_both >= HUE_CONTRAST) & (np.abs(hb - ha).sum(axis=2) <= SAME_WAY * h_both)
+    return out & chroma
+
+
+def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum over the channels of |a - b| (uint16)."""
+    d = cv2.absdiff(a, b).astype(np.uint16)
+    return d[..., 0] + d[..., 1] + d[..., 2]
+
+
+def segments(rgb: np.ndarray, mask: np.ndarray, axis: int) -> list[Segment]:
+    """Straight pieces of ``mask`` (from :func:`line_pixels`) along ``axis`` at least MIN_SEGMENT px long (one-pixel
+    gaps of JPEG noise bridged)."""
+    m = mask.astype(np.uint8)
+    along = (3, 1) if axis == 1 else (1, 3)   # cv2 kernel size is (width, height)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, along))
+    run = (MIN_SEGMENT, 1) if axis == 1 else (1, MIN_SEGMENT)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    out: list[Segment] = []
+    for k in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        long_side, short_side = (w, h) if axis == 1 else (h, w)
+        if long_side < MIN_SEGMENT or short_side > long_side:
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == k)
+        colour = np.median(rgb[ys + y, xs + x].astype(np.float32), axis=0)
+        out.append(Segment(x, y, x + w - 1, y + h - 1, (float(colour[0]), float(colour[1]), float(colour[2]))))
+    return out
+
+
+def alike(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Which ``pixels`` (..., 3 RGB) show a line of ``colour``: within COLOUR_TOL (RGB distance), or of its hue
+    (the chroma parts, RGB less their mean, point within HUE_COS of one way) with at least CHROMA_SHARE of its
+    chroma and within DARKER_TOL: JPEG dims and greys a 1 px line along its length."""
+    p = pixels.astype(np.float32)
+    c = np.asarray(colour, np.float32)
+    close = np.linalg.norm(p - c, axis=-1) <= COLOUR_TOL
+    pc = p - p.mean(axis=-1, keepdims=True)
+    cc = c - c.mean()
+    cn = float(np.linalg.norm(cc))
+    if cn < 1.0:
+        return close
+    pn = np.linalg.norm(pc, axis=-1)
+    hue = (pc @ cc) >= HUE_COS * pn * cn
+    return close | (hue & (pn >= CHROMA_SHARE * cn) & (np.linalg.norm(p - c, axis=-1) <= DARKER_TOL))
+
+
+def alike_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) table of :func:`alike` between two lists of line colours (RGB)."""
+    d = np.linalg.norm(a[:, None] - b[None], axis=2)
+    ac, bc = a - a.mean(axis=1, keepdims=True), b - b.mean(axis=1, keepdims=True)
+    an, bn = np.linalg.norm(ac, axis=1), np.linalg.norm(bc, axis=1)
+    hue = (ac @ bc.T) >= HUE_COS * an[:, None] * bn[None]
+    share = np.minimum(an[:, None], bn[None]) >= CHROMA_SHARE * np.maximum(an[:, None], bn[None])
+    return (d <= COLOUR_TOL) | (hue & share & (d <= DARKER_TOL))
+
+
+def _near(a: float, b: float) -> bool:
+    return abs(a - b) <= CORNER_GAP
+
+
+def proposals(rgb: np.ndarray, hs: list[Segment], vs: list[Segment]
+              ) -> list[tuple[tuple[int, int, int, int], tuple[float, ...]]]:
+    """Rectangles proposed where a horizontal and a vertical segment of one colour meet (at their ends, or one's end
+    on the other: boxes drawn edge to edge share a line): from the corner each line is followed in its colour
+    (:func:`trace`, across breaks up to each of TRACE_GAPS px) to where it ends; (box, colour)."""
+    if not hs or not vs:
+        return []
+    h = np.array([[s.x1, s.y1, s.x2, s.y2] for s in hs], np.int32)
+    v = np.array([[s.x1, s.y1, s.x2, s.y2] for s in vs], np.int32)
+    hc = np.array([s.colour for s in hs], np.float32)
+    vc = np.array([s.colour for s in vs], np.float32)
+    g = CORNER_GAP
+    v_end_on_h = ((np.abs(h[:, None, 1] - v[None, :, 1]) <= g) | (np.abs(h[:, None, 3] - v[None, :, 3]) <= g)) & (
+        (v[None, :, 0] >= h[:, None, 0] - g) & (v[None, :, 2] <= h[:, None, 2] + g))
+    h_end_on_v = ((np.abs(h[:, None, 0] - v[None, :, 0]) <= g) | (np.abs(h[:, None, 2] - v[None, :, 2]) <= g)) & (
+        (h[:, None, 1] >= v[None, :, 1] - g) & (h[:, None, 3] <= v[None, :, 3] + g))
+    out = []
+    for i, j in zip(*np.nonzero((v_end_on_h | h_end_on_v) & alike_pairs(hc, vc))):
+        colour = (hc[i] + vc[j]) / 2
+        for right in (True, False):          # the box lies right of the vertical line (it is its left side)
+            if (h[i, 2] if right else -h[i, 0]) - (v[j, 0] if right else -v[j, 2]) < MIN_SIDE - g:
+                continue
+            for down in (True, False):       # the box lies below the horizontal line (it is its top side)
+                if (v[j, 3] if down else -v[j, 1]) - (h[i, 1] if down else -h[i, 3]) < MIN_SIDE - g:
+                    continue
+                cx = int(v[j, 0] if right else v[j, 2])   # the corner's outer x and y
+                cy = int(h[i, 1] if down else h[i, 3])
+                for gap in TRACE_GAPS:
+                    far_x = trace(rgb, colour, (int(h[i, 1]), int(h[i, 3])), cx, 1 if right else -1, gap, True)
+                    far_y = trace(rgb, colour, (int(v[j, 0]), int(v[j, 2])), cy, 1 if down else -1, gap, False)
+                    out.append(((min(cx, far_x), min(cy, far_y), max(cx, far_x), max(cy, far_y)),
+                                tuple(colour.tolist())))
+    return list(dict.fromkeys(out))
+
+
+def trace(rgb: np.ndarray, colour: np.ndarray, band: tuple[int, int], start: int, step: int, gap: int,
+          horizontal: bool) -> int:
+    """Where a line of ``colour`` drawn in ``band`` (rows y1..y2 of a horizontal line, columns x1..x2 of a
+    vertical one) ends, followed from ``start`` in direction ``step`` (+1 / -1) across breaks of at most ``gap`` px
+    (another box's label over it, JPEG); the image border ends it too."""
+    lo, hi = band
+    end = start + MAX_TRACE if step > 0 else max(0, start - MAX_TRACE)
+    if horizontal:
+        strip = rgb[lo:hi + 1, start:end] if step > 0 else rgb[lo:hi + 1, end:start + 1][:, ::-1]
+        on = alike(strip, colour).any(axis=0)
+    else:
+        strip = rgb[start:end, lo:hi + 1] if step > 0 else rgb[end:start + 1, lo:hi + 1][::-1]
+        on = alike(strip, colour).any(axis=1)
+    idx = np.flatnonzero(on)
+    if not len(idx):
+        return start
+    breaks = np.flatnonzero(np.diff(idx) > gap + 1)
+    last = int(idx[breaks[0]] if len(breaks) else idx[-1])
+    return start + step * last
+
+
+def below_fill(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray, thick: int
+               ) -> tuple[int, int, int, int]:
+    """``box`` with its top moved down to the line under a filled label as wide as the box that sits on it
+    (a tag drawn above a small box reads as the top of the box's sides: both run up through its fill)."""
+    x1, y1, x2, y2 = box
+    if x2 - x1 < 2 * thick + 2:
+        return box
+    span = rgb[y1:y2 + 1, x1 + thick:x2 - thick + 1]
+    share = alike(span, colour).mean(axis=1)
+    if len(share) <= LINE_REACH + 2 or not (share[:2] >= FILL_SHARE).all():
+        return box
+    # the first row of picture under a full row of the colour: the box's own top line ends the label there
+    ends = np.flatnonzero((share[1:] < TEXT_SHARE) & (share[:-1] >= FILL_SHARE)) + 1
+    end = int(ends[0]) if len(ends) else 0
+    if end <= LINE_REACH + 2 or y2 - (y1 + end) < MIN_SIDE:
+        return box
+    return x1, y1 + end - max(1, thick - BLUR), x2, y2
+
+
+def true_colour(rgb: np.ndarray, box: tuple[int, int, int, int], thick: int, colour: np.ndarray
+                ) -> tuple[float, float, float]:
+    """The colour the outline was drawn in: the median of the most chromatic quarter of its line pixels (JPEG
+    greys a thin line; its labels, tags and markers keep more of the colour)."""
+    x1, y1, x2, y2 = box
+    bands = [rgb[y1:y1 + thick, x1:x2 + 1].reshape(-1, 3), rgb[y2 - thick + 1:y2 + 1, x1:x2 + 1].reshape(-1, 3),
+             rgb[y1:y2 + 1, x1:x1 + thick].reshape(-1, 3), rgb[y1:y2 + 1, x2 - thick + 1:x2 + 1].reshape(-1, 3)]
+    px = np.concatenate(bands).astype(np.float32)
+    px = px[alike(px, colour)]
+    if len(px) < 4:
+        return tuple(float(v) for v in colour)
+    chroma = px.max(axis=1) - px.min(axis=1)
+    top = px[chroma >= np.percentile(chroma, 75)]
+    return tuple(float(v) for v in np.median(top, axis=0))
+
+
+def side_cover(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray, thick: int
+               ) -> tuple[float, float, float, float]:
+    """Share of each side (top, bottom, left, right) of ``box`` whose line band (``thick`` px inside the outer
+    edge) holds a pixel within COLOUR_TOL of ``colour``; a side on the image border counts as 1 (cut off)."""
+    x1, y1, x2, y2 = box
+    height, width = rgb.shape[:2]
+
+    def share(band: np.ndarray, along: int) -> float:
+        near = alike(band, colour)
+        return float(near.any(axis=along).mean()) if near.size else 0.0
+
+    top = 1.0 if y1 <= BORDER else share(rgb[y1:y1 + thick, x1:x2 + 1], 0)
+    bottom = 1.0 if y2 >= height - 1 - BORDER else share(rgb[y2 - thick + 1:y2 + 1, x1:x2 + 1], 0)
+    left = 1.0 if x1 <= BORDER else share(rgb[y1:y2 + 1, x1:x1 + thick], 1)
+    right = 1.0 if x2 >= width - 1 - BORDER else share(rgb[y1:y2 + 1, x2 - thick + 1:x2 + 1], 1)
+    return top, bottom, left, right
+
+
+def find_thin_rects(rgb: np.ndarray) -> list[Rect]:
+    """Thin drawn rectangles of ``rgb`` (see the module docstring), best covered first among overlapping ones."""
+    hs = _longest(segments(rgb, line_pixels(rgb, 1), 1), 1)
+    vs = _longest(segments(rgb, line_pixels(rgb, 0), 0), 0)
+    found: list[Rect] = []
+    seen: set[tuple[int, ...]] = set()
+    for box, colour in proposals(rgb, hs, vs):
+        col = np.asarray(colour, np.float32)
+        snapped = snap_sides(rgb, box, col)
+        if snapped is None or snapped[0] in seen:
+            continue
+        box, thick = snapped
+        under = below_fill(rgb, box, col, thick)
+        if under != box:   # the sides are found again below the label
+            snapped = snap_sides(rgb, under, col)
+            if snapped is None:
+                continue
+            box, thick = snapped
+        seen.add(box)
+        if box[2] - box[0] + 1 < MIN_SIDE or box[3] - box[1] + 1 < MIN_SIDE:
+            continue
+        cover = side_cover(rgb, box, col, thick)
+        if min(cover) < SIDE_COVER or sorted(cover)[-2] < FULL_COVER:
+            continue
+        found.append(Rect(box, true_colour(rgb, box, thick, col), thick, cover))
+    return _distinct(found)
+
+
+def snap_sides(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray
+               ) -> tuple[tuple[int, int, int, int], int] | None:
+    """``box`` with each side moved (within SNAP px) to the outer edge of the line of ``colour`` drawn there, and
+    the line's thickness; None when a side inside the image shows no such line.
+
+    Across a side, the median colour distance to ``colour`` (along the side) dips at the line; the line is the run
+    of rows (columns) around the dip closer than half-way between the dip and the picture outside the box (JPEG
+    blurs a 1 px line over 3 px, so a fixed tolerance would take its blurred fringe for line)."""
+    x1, y1, x2, y2 = box
+    height, width = rgb.shape[:2]
+    g = SNAP
+    if x2 - x1 <= 2 * g or y2 - y1 <= 2 * g:
+        return None
+    sides: list[tuple[int, int]] = []
+    hues: list[np.ndarray] = []   # the colour of each side's line, where seen
+    for pos, horizontal, outward in ((y1, True, -1), (y2, True, 1), (x1, False, -1), (x2, False, 1)):
+        size = height if horizontal else width
+        limit = size - 1 if outward > 0 else 0
+        lo, hi = max(0, pos - g - 2), min(size - 1, pos + g + 2)
+        band = (rgb[lo:hi + 1, x1 + g:x2 - g + 1] if horizontal else
+                rgb[y1 + g:y2 - g + 1, lo:hi + 1].transpose(1, 0, 2)).astype(np.float32)
+        dist = np.median(np.linalg.norm(band - colour, axis=2), axis=1)   # one value per row (column) lo..hi
+        k = int(np.argmin(dist))
+        outside, inside = (dist[0], dist[-1]) if outward < 0 else (dist[-1], dist[0])
+        if dist[k] <= LINE_MATCH and inside - dist[k] >= LINE_DIP and outside - dist[k] < LINE_DIP:
+            sides.append((pos, 1))   # the colour goes on outside: a label filled in it covers this side
+            continue
+        if dist[k] > LINE_MATCH or min(outside, inside) - dist[k] < LINE_DIP:
+            if abs(pos - limit) > BORDER:
+                return None
+            sides.append((limit, 1))
+            continue
+        half = (dist[k] + outside) / 2
+        a = b = k
+        while a > 0 and dist[a - 1] <= half:
+            a -= 1
+        while b < len(dist) - 1 and dist[b + 1] <= half:
+            b += 1
+        if b - a + 1 > LINE_REACH + 1:   # a band of colour (a filled label, a mask), not a thin line
+            return None
+        sides.append((lo + (a if outward < 0 else b), b - a + 1))
+        hues.append(np.median(band[k], axis=0))
+    (top, t1), (bottom, t2), (left, t3), (right, t4) = sides
+    if not any(vivid(c) for c in hues):
+        return None
+    return (left, top, right, bottom), max(t1, t2, t3, t4)
+
+
+def vivid(colour: np.ndarray) -> bool:
+    """An overlay colour: saturated and bright (HSV S >= MIN_SAT, V >= MIN_VAL of 255), unlike foliage and soil."""
+    hi, lo = float(colour.max()), float(colour.min())
+    return hi >= MIN_VAL and (hi - lo) >= MIN_SAT * hi
+
+
+def _longest(pieces: list[Segment], axis: int) -> list[Segment]:
+    """The MAX_SEGMENTS longest of the ``pieces`` (along ``axis``) whose colour may be an overlay's (a textured
+    picture, foliage above all, breaks into thousands of short pieces; outlines are long)."""
+    pieces = [p for p in pieces if _colourful(np.asarray(p.colour, np.float32))]
+    length = (lambda p: p.x2 - p.x1) if axis == 1 else (lambda p: p.y2 - p.y1)
+    return sorted(pieces, key=length, reverse=True)[:MAX_SEGMENTS]
+
+
+def _colourful(colour: np.ndarray) -> bool:
+    hi, lo = float(colour.max()), float(colour.min())
+    return hi >= SEGMENT_VAL and hi - lo >= SEGMENT_SAT * hi
+
+
+def _iou(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0]) + 1
+    ih = min(a[3], b[3]) - max(a[1], b[1]) + 1
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - inter)
+
+
+def _distinct(rects: list[Rect]) -> list[Rect]:
+    """One rectangle per group of near-identical proposals: the best covered, then the largest."""
+    rects = sorted(rects, key=lambda r: (-sum(r.cover), -(r.box[2] - r.box[0]) * (r.box[3] - r.box[1])))
+    kept: list[Rect] = []
+    for r in rects:
+        if all(_iou(r.box, k.box) < SAME_RECT for k in kept):
+            kept.append(r)
+    return [r for r in kept if not _tiled(r.box, [k.box for k in kept if k is not r])]
+
+
+def _tiled(box: tuple[int, int, int, int], others: list[tuple[int, int, int, int]]) -> bool:
+    """Two of ``others`` drawn edge to edge make up ``box`` (their outlines close it too): it is no box."""
+    g = CORNER_GAP
+    inside = [o for o in others if o[0] >= box[0] - g and o[1] >= box[1] - g and o[2] <= box[2] + g
+              and o[3] <= box[3] + g]
+    for a in inside:
+        for b in inside:
+            across = (_near(a[0], box[0]) and _near(b[2], box[2]) and _near(a[2], b[0])
+                      and all(_near(o[1], box[1]) and _near(o[3], box[3]) for o in (a, b)))
+            down = (_near(a[1], box[1]) and _near(b[3], box[3]) and _near(a[3], b[1])
+                    and all(_near(o[0], box[0]) and _near(o[2], box[2]) for o in (a, b)))
+            if a is not b and (across or down):
+                return True
+    return False

@@ -1,0 +1,94 @@
+"""Add the thin rectangles that the colour-level pass of :func:`tools.regions.read_regions` missed.
+
+The colour-level pass (:mod:`tools.regions.colours` and what follows it) finds outlines whose pixels stay near-pure
+after JPEG; thin (1-3 px) outlines lose their saturation to chroma subsampling and are found by their line profile
+instead (:mod:`tools.regions.thin`), their labels by where renderers put them (:mod:`tools.regions.marks`). A
+thin rectangle's read is taken where the first pass has no labelled box there and its id is not taken: it labels
+an unlabeled box found there, or comes in as a new region.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tools.regions.geom import iou
+from tools.regions.marks import read_marks
+from tools.regions.thin import Rect, find_thin_rects
+
+SURE = 0.95        # recognizer confidence from which a thin rectangle's read overrules an unconfirmed first read
+SIDE_TOL = 3.0     # px within which two boxes' sides are one line
+INSIDE_SHARE = 0.8  # share of a box's area inside another from which it may be a piece of it
+THIN_EDGE = 2      # px: a labelled box found on an outline this thin takes the thin finder's outer edge
+SAME_PLACE = 0.7   # IoU from which a thin rectangle and a box of the first pass are one box
+
+
+def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | None,
+                    make: Callable[..., Any]) -> list[Any]:
+    """``regions`` (the first pass's, unlabeled ones with ``id = -1``) with the thin rectangles' reads added;
+    ``make(id, bbox, label_text, confidence, confirmed, label_box)`` builds a region."""
+    rects = find_thin_rects(rgb)
+    if not rects:
+        return regions
+    marks = read_marks(rgb, rects)
+    taken = {r.id for r in regions if r.id >= 0}
+    out = list(regions)
+    for rect, mark in zip(rects, marks):
+        _outer_edge(rect, out)
+        if mark is None or mark.id is None or (allowed is not None and mark.id not in allowed):
+            continue
+        same = [r for r in out if iou(r.bbox, rect.box) >= SAME_PLACE]
+        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE) for r in same) or mark.id in taken:
+            continue
+        others = [r for r in out if all(r is not o for o in same)]
+        if _label_taken(mark.label_box, others) or _piece_of_other(rect.box, others):
+            continue
+        for r in same:   # an unconfirmed first read gives way to a sure one
+            taken.discard(r.id)
+        box = [float(v) for v in rect.box]
+        taken.add(mark.id)
+        if same:
+            same[0].relabel(mark.id, mark.text, mark.confidence, mark.label_box)
+            same[0].bbox = box
+        else:
+            out.append(make(mark.id, box, mark.text, round(mark.confidence, 3), None, list(mark.label_box)))
+    return out
+
+
+def _outer_edge(rect: Rect, regions: list[Any]) -> None:
+    """A labelled region whose outline the thin finder found, THIN_EDGE px thin at most, takes the finder's box:
+    the colour-level pass keeps JPEG's blurred fringe of a thin line out and ends its box a pixel or two inside
+    (for an outline that thin the line's outer edge and its centre are within a pixel)."""
+    if rect.thick > THIN_EDGE:
+        return
+    for r in regions:
+        if r.id >= 0 and iou(r.bbox, rect.box) >= SAME_PLACE:
+            r.bbox = [float(v) for v in rect.box]
+
+
+def _label_taken(label: Any, regions: list[Any]) -> bool:
+    """The label lies on another region's label: a label belongs to one box."""
+    return any(r.id >= 0 and r.label_box is not None and _overlap(label, r.label_box) > 0 for r in regions)
+
+
+def _piece_of_other(box: Any, regions: list[Any]) -> bool:
+    """Two or more of ``box``'s sides lie on a labelled region's sides, the box within it: a piece that crossing
+    outlines cut out of that region, not a box of its own."""
+    for r in regions:
+        if r.id < 0 or _overlap(box, r.bbox) < INSIDE_SHARE * _area(box):
+            continue
+        shared = sum(abs(box[k] - r.bbox[k]) <= SIDE_TOL for k in range(4))
+        if shared >= 2:
+            return True
+    return False
+
+
+def _area(b: Any) -> float:
+    return max(0.0, b[2] - b[0] + 1) * max(0.0, b[3] - b[1] + 1)
+
+
+def _overlap(a: Any, b: Any) -> float:
+    """Area (px) of the intersection of two inclusive boxes."""
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
