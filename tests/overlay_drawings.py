@@ -3,12 +3,15 @@ reader recovers each box exactly (the id, IoU >= 0.9 with the drawn box)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
 from tools.common import jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions
 from tools.regions.pipeline import iou, read_regions
+from tools.regions.region import Region
 
 WHITE, BLACK = (255, 255, 255), (0, 0, 0)
 
@@ -41,3 +44,17 @@ def missed_ids(image: np.ndarray, style: RegionStyle, layout, quality: int) -> l
     read_regions, run once, does not return exactly (that id with IoU >= 0.9)."""
     found = read_regions(drawn_overlay(image, [(rid, box, style) for rid, box in layout], quality))
     return [rid for rid, box in layout if not any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found)]
+
+
+DATA = Path(__file__).parent / "data"  # overlays rendered by our generator, with their drawn boxes (README there)
+BOLD_STROKES = RegionStyle(color=(255, 0, 255), line_width=3, label_format="{id}", label_position="above",
+                           font_scale=0.9, label_background=False, label_color=(255, 0, 255), font="dejavu_sans_bold")
+
+
+def jpeg(img: np.ndarray, quality: int = 85) -> np.ndarray:
+    return jpeg_roundtrip(img, quality)
+
+
+def recovered(found: list[Region], regions: list[tuple[int, list[float]]]) -> int:
+    """Regions returned with the right id and IoU >= 0.9 with the drawn box."""
+    return sum(any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found) for rid, box in regions)
