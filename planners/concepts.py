@@ -73,6 +73,7 @@ C = {
                    r"picture|frame|ground|patch|area|scene)|\bhow (wide|tall|long|big) is (the|a|an) (?!drone|aircraft|"
                    r"camera|uav|image|photo|picture|frame|ground|patch|area|scene)",
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
+                      r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|camera model|which camera|\bexif\b|\bmetadata\b|\bgps\b|lens",

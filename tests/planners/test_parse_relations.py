@@ -72,3 +72,9 @@ def test_which_side_of_a_region_names_the_reference_second():
 ])
 def test_other_words_for_the_same_quantities(ask, n, question):
     assert parse_question(question, n).ask == ask
+
+
+def test_regions_corresponding_to_regions_are_pairs_one_region_is_a_transfer():
+    assert parse_question("Which regions of the first image correspond to regions of the second? List the pairs.",
+                          2).ask == Ask.CORRESPONDENCE
+    assert parse_question("Box 3 of photo 1 corresponds to which box of photo 2?", 2).ask == Ask.TRANSFER
