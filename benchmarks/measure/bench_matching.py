@@ -21,7 +21,8 @@ import numpy as np
 
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import load_image
-from tools.views.matching import corners, match_views, warp_points
+from tools.views.homography_checks import corners, warp_points
+from tools.views.matching import match_views
 from tools.views.motion import ego_motion
 from benchmarks.figures import write_figures
 

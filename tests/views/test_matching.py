@@ -11,7 +11,8 @@ import pytest
 from agent.config import Config, MissingWeightsError
 from benchmarks.synth.camera import GroundTexture, PinholeCamera, render
 from tools.common import ToolError, load_image
-from tools.views.matching import corners, homography_problem, log10_nfa, match_views, warp_points
+from tools.views.homography_checks import corners, homography_problem, log10_nfa, warp_points
+from tools.views.matching import match_views
 
 YELL = "deepforest_neon/2019_YELL_2_541000_4977000_image_crop.png"
 DJI = "dji_survey_dev/images/DJI_0018.JPG"

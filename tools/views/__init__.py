@@ -16,7 +16,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "MatchResult": "matching", "match_views": "matching", "corners": "matching", "warp_points": "matching",
+    "MatchResult": "matching", "match_views": "matching", "corners": "homography_checks", "warp_points": "homography_checks",
     "LearnedMatcher": "matchers_learned", "build_matcher": "matchers_learned", "match_learned": "matchers_learned",
     "PoseSetup": "pose", "relative_pose": "pose", "pose_from_correspondences": "pose",
     "pose_from_metadata": "pose_metadata", "scale_by_gps": "pose_metadata", "fuse_with_metadata": "pose_fused",

@@ -16,8 +16,8 @@ from scipy.optimize import linear_sum_assignment
 
 from agent.config import Config
 from tools.common import ToolError
-from tools.views.matching import (Image, MatchResult, coarse_side, corners, homography_problem, match_views,
-                                  warp_points)
+from tools.views.homography_checks import corners, homography_problem, warp_points
+from tools.views.matching import Image, MatchResult, coarse_side, match_views
 
 DEFAULT_MIN_IOU = 0.3  # a transferred box overlapping a candidate by less than this is "a different object"
 EDGE_SAMPLES = 8  # points per box edge warped to hull a box (a homography bends straight edges' extents)
