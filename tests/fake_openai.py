@@ -30,6 +30,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -221,3 +222,41 @@ def _chunks(message: dict, finish: str, model: str, usage: dict, body: dict) -> 
     return events
 
 
+# --- helpers of the tests that script it -------------------------------------------------------------------
+def tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
+    return {"content": None, "tool_calls": [{"id": call_id, "type": "function",
+                                             "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+
+NO_PROGRAM = "I cannot help with that."  # the reply to requests outside the tool loop (e.g. a question program)
+
+
+def tool_loop(replies: list) -> Callable[[dict], Any]:
+    """A responder that gives ``replies`` in turn to the requests of the tool loop (those offering tools) and
+    :data:`NO_PROGRAM` to any other request, so that the tests do not depend on what the planner asks first."""
+    queue = list(replies)
+
+    def respond(body: dict) -> Any:
+        return queue.pop(0) if body.get("tools") and queue else NO_PROGRAM
+
+    return respond
+
+
+def offering_tools(server: FakeChatServer) -> list[dict]:
+    """The server's requests of the tool loop."""
+    return [r for r in server.requests if r["body"].get("tools") and r["body"].get("max_tokens") != 1]
+
+
+def asked(server: FakeChatServer) -> list[dict]:
+    """The server's requests other than the one-token capability probes."""
+    return [r for r in server.requests if r["body"].get("max_tokens") != 1]
+
+
+def tools_called(answer) -> list[dict]:
+    """The MCP tool calls of an answer's trace (without the language model's own entries)."""
+    return [c for c in answer.trace if not c["tool"].startswith("llm")]
+
+
+def FakeEndpoint() -> FakeChatServer:  # noqa: N802 (kept for the tests that import it)
+    """The chat server with this file's default reply (a think block, then the letter)."""
+    return FakeChatServer(default=(200, "<think>The car is left of the tree.</think>B"))

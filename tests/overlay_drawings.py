@@ -58,3 +58,14 @@ def jpeg(img: np.ndarray, quality: int = 85) -> np.ndarray:
 def recovered(found: list[Region], regions: list[tuple[int, list[float]]]) -> int:
     """Regions returned with the right id and IoU >= 0.9 with the drawn box."""
     return sum(any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found) for rid, box in regions)
+
+
+# a dev overlay on rgb_5.png (JPEG q87): ten boxes in one style, labels filled above them
+CROWDED_ABOVE_STYLE = region_style((128, 0, 255), 3, "above", "{id}", 0.8350200713268208, "dejavu_sans", True)
+
+
+CROWDED_ABOVE = [(11, [269.0, 28.0, 381.0, 110.0]), (20, [255.0, 409.0, 363.0, 442.0]),
+                 (8, [524.0, 191.0, 600.0, 281.0]), (3, [409.0, 27.0, 481.0, 114.0]),
+                 (12, [156.0, 77.0, 294.0, 130.0]), (17, [408.0, 372.0, 561.0, 413.0]),
+                 (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]),
+                 (2, [260.0, 308.0, 443.0, 406.0]), (1, [23.0, 367.0, 179.0, 474.0])]

@@ -118,7 +118,7 @@ def test_select_keeps_rotated_copies_together_and_names_unknown_tasks(image):
 
 
 def test_a_killed_cli_run_resumes_with_the_same_command_and_loses_nothing(image, tmp_path):
-    from test_solvers_vlm import FakeEndpoint
+    from fake_openai import FakeEndpoint
 
     ep = FakeEndpoint()
     ep.delay_s = 0.4

@@ -9,7 +9,7 @@ import pytest
 from benchmarks.loaders import load
 from benchmarks.runner import read_rows, run
 from benchmarks.solvers import SolverSpec, make_solver
-from test_solvers_vlm import FakeEndpoint
+from fake_openai import FakeEndpoint
 
 UNPLACED = "What colour is the roof of the largest building?"  # no geometric task type: only a VLM can answer
 

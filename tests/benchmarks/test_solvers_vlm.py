@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fake_openai import FakeEndpoint
 import base64
 
 import pytest
@@ -13,11 +14,6 @@ from benchmarks.runner import read_rows, run
 from benchmarks.sample import Sample
 from benchmarks.solvers import SolverSpec
 from benchmarks.solvers.vlm import VLMError, VLMSolver
-
-
-def FakeEndpoint() -> FakeChatServer:  # noqa: N802 (kept for the tests that import it)
-    """The chat server with this file's default reply (a think block, then the letter)."""
-    return FakeChatServer(default=(200, "<think>The car is left of the tree.</think>B"))
 
 
 @pytest.fixture

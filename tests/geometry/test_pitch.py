@@ -143,7 +143,7 @@ def test_mcp_tool_registered() -> None:
 def _planner_server(order_for_pitch, estimate: dict | None):
     """The cross-view tests' in-memory MCP server (three regions, a ranking set by ``order_for_pitch``) plus an
     ``estimate_pitch`` reply."""
-    from test_planner_crossview import make_server
+    from planner_fakes import make_crossview_server as make_server
 
     srv = make_server([], order_for_pitch)
     if estimate is not None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from fake_openai import LLAMA_SERVER_IMAGE_REFUSAL, FakeChatServer, body_has_image
-from test_llm_path import NO_PROGRAM, asked, offering_tools, tool_call, tool_loop, tools_called
-from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
+from fake_openai import NO_PROGRAM, asked, offering_tools, tool_call, tool_loop, tools_called
+from planner_fakes import DECIDED, REGIONS, ask, make_server
 
 from agent.agent import Agent
 from agent.config import Config

@@ -7,40 +7,16 @@ from a script, including tool calls. Tools come from the in-memory test MCP serv
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fake_openai import FakeChatServer
-from test_planner_graph import DECIDED, REGIONS, ask, images, make_server  # noqa: F401 (fixture)
+from fake_openai import asked, offering_tools, tool_call, tool_loop, tools_called
+from planner_fakes import DECIDED, REGIONS, ask, make_server
 
 from agent.agent import Agent
 from agent.config import Config
 from planners.llm import make_chat_model
-
-
-def tool_call(name: str, args: dict, call_id: str = "call_1") -> dict:
-    return {"content": None, "tool_calls": [{"id": call_id, "type": "function",
-                                             "function": {"name": name, "arguments": json.dumps(args)}}]}
-
-
-NO_PROGRAM = "I cannot help with that."  # the reply to requests outside the tool loop (e.g. a question program)
-
-
-def tool_loop(replies: list) -> Callable[[dict], Any]:
-    """A responder that gives ``replies`` in turn to the requests of the tool loop (those offering tools) and
-    :data:`NO_PROGRAM` to any other request, so that the tests do not depend on what the planner asks first."""
-    queue = list(replies)
-
-    def respond(body: dict) -> Any:
-        return queue.pop(0) if body.get("tools") and queue else NO_PROGRAM
-
-    return respond
-
-
-def offering_tools(server: FakeChatServer) -> list[dict]:
-    """The server's requests of the tool loop."""
-    return [r for r in server.requests if r["body"].get("tools") and r["body"].get("max_tokens") != 1]
 
 
 @pytest.fixture
@@ -54,16 +30,6 @@ def llm_server():
     yield start
     for s in servers:
         s.close()
-
-
-def asked(server: FakeChatServer) -> list[dict]:
-    """The server's requests other than the one-token capability probes."""
-    return [r for r in server.requests if r["body"].get("max_tokens") != 1]
-
-
-def tools_called(answer) -> list[dict]:
-    """The MCP tool calls of an answer's trace (without the language model's own entries)."""
-    return [c for c in answer.trace if not c["tool"].startswith("llm")]
 
 
 def llm_agent(server: FakeChatServer, monkeypatch) -> Agent:

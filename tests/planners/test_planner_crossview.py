@@ -14,41 +14,16 @@ from PIL import Image
 
 from agent.agent import Agent
 from agent.config import Config
+from planner_fakes import CROSSVIEW_REGIONS, make_crossview_server
 from planners.plans import ASSUMED_PITCH_CONFIDENCE, PITCH_SWEEP_DEG
 
-REGIONS = {1: [100, 100, 140, 140], 2: [300, 200, 340, 240], 3: [500, 50, 540, 90]}
+REGIONS = CROSSVIEW_REGIONS
 OCCLUSION_Q = ("Image 1 and Image 2 are two UAV images. Which regions marked in Image 1 contain objects that cannot "
                "be seen in Image 2, either because they are outside its view or because they are hidden? List them in "
                "increasing order. Answer with only the region labels, formatted exactly like `Region 1, 2`. "
                "No explanation.")
 CLOSEST_Q = ("Which region is closest to the drone? Distances are measured on the ground from the point directly "
              "below the drone. Answer with only the region label, formatted exactly like `Region 1`. No explanation.")
-
-
-def make_server(not_visible: list[int], order_for_pitch) -> FastMCP:
-    srv = FastMCP("test-crossview")
-    srv.pitches = []  # type: ignore[attr-defined]
-
-    @srv.tool()
-    def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
-        ids = expected_ids or sorted(REGIONS)
-        return {"regions": [{"id": i, "bbox": REGIONS[i], "confidence": 0.9} for i in ids if i in REGIONS],
-                "image_size": [640, 480]}
-
-    @srv.tool()
-    def region_visibility(image_a: str, image_b: str, regions_a: list[dict] | None = None) -> dict:
-        return {"regions": [], "not_visible": not_visible, "match_confidence": 0.9, "confident": True, "reason": None}
-
-    @srv.tool()
-    def rank_by_distance(image: str, regions: list[dict], altitude_m: float | None = None,
-                         pitch_deg: float | None = None, focal_px: float | None = None,
-                         order: str = "nearest_first") -> dict:
-        srv.pitches.append(pitch_deg)  # type: ignore[attr-defined]
-        assumed = ["pitch_deg"] if pitch_deg is None else []
-        return {"order": order_for_pitch(-45.0 if pitch_deg is None else pitch_deg), "assumed": assumed,
-                "confident": not assumed, "reason": "camera pitch unknown, assumed -45.0 deg" if assumed else None}
-
-    return srv
 
 
 @pytest.fixture(scope="module")
@@ -70,17 +45,17 @@ def ask(server: FastMCP, images: list[str], question: str):
 
 
 def test_occlusion_lists_the_regions_image_2_does_not_show(images) -> None:
-    ans = ask(make_server([1, 3], lambda p: [1, 2, 3]), images, OCCLUSION_Q)
+    ans = ask(make_crossview_server([1, 3], lambda p: [1, 2, 3]), images, OCCLUSION_Q)
     assert ans.text == "Region 1, 3"
 
 
 def test_occlusion_with_every_region_visible_abstains(images) -> None:
-    ans = ask(make_server([], lambda p: [1, 2, 3]), images, OCCLUSION_Q)
+    ans = ask(make_crossview_server([], lambda p: [1, 2, 3]), images, OCCLUSION_Q)
     assert ans.abstained
 
 
 def test_unknown_pitch_answers_when_the_ranking_holds_for_every_pitch(images) -> None:
-    srv = make_server([], lambda p: [2, 1, 3] if p > -60 else [2, 3, 1])  # first id stable, tail depends on pitch
+    srv = make_crossview_server([], lambda p: [2, 1, 3] if p > -60 else [2, 3, 1])  # first id stable, tail depends on pitch
     ans = ask(srv, images[:1], CLOSEST_Q)
     assert ans.text == "Region 2"
     assert ans.confidence == pytest.approx(ASSUMED_PITCH_CONFIDENCE)
@@ -88,7 +63,7 @@ def test_unknown_pitch_answers_when_the_ranking_holds_for_every_pitch(images) ->
 
 
 def test_unknown_pitch_abstains_when_the_ranking_depends_on_it(images) -> None:
-    ans = ask(make_server([], lambda p: [1, 2, 3] if p > -60 else [3, 2, 1]), images[:1], CLOSEST_Q)
+    ans = ask(make_crossview_server([], lambda p: [1, 2, 3] if p > -60 else [3, 2, 1]), images[:1], CLOSEST_Q)
     assert ans.abstained and "pitch" in (ans.reason or "")
 
 

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from overlay_drawings import BLACK, missed_ids, drawn_overlay, reads_exactly, region_style
-from tests.regions.test_regions_prune import CROWDED_ABOVE, CROWDED_ABOVE_STYLE
+from overlay_drawings import CROWDED_ABOVE, CROWDED_ABOVE_STYLE
 from tools.common import load_image
 from tools.regions.anchored import box_from_label, colour_lines, explained
 from tools.regions.geom import ABOVE, CENTRED

@@ -5,6 +5,7 @@ benchmark's dev draws (their styles)."""
 
 from __future__ import annotations
 
+from overlay_drawings import CROWDED_ABOVE, CROWDED_ABOVE_STYLE
 import numpy as np
 
 from overlay_drawings import missed_ids, region_style
@@ -77,15 +78,6 @@ def test_a_rectangle_across_a_larger_boxs_side_is_no_label_of_it():
     assert not _crossed(inside, box, 2.5) and not _crossed(above, box, 2.5)
     for rect, kept in ((across, True), (straddling, True), (inside, False), (above, False)):
         assert [b for b, _ in drop_glued_labels([(box, 3.0), (rect, 3.0)], (640, 480))] == [box] + [rect] * kept
-
-
-# a dev overlay on rgb_5.png (JPEG q87): ten boxes in one style, labels filled above them
-CROWDED_ABOVE_STYLE = region_style((128, 0, 255), 3, "above", "{id}", 0.8350200713268208, "dejavu_sans", True)
-CROWDED_ABOVE = [(11, [269.0, 28.0, 381.0, 110.0]), (20, [255.0, 409.0, 363.0, 442.0]),
-                 (8, [524.0, 191.0, 600.0, 281.0]), (3, [409.0, 27.0, 481.0, 114.0]),
-                 (12, [156.0, 77.0, 294.0, 130.0]), (17, [408.0, 372.0, 561.0, 413.0]),
-                 (7, [194.0, 356.0, 317.0, 458.0]), (0, [59.0, 384.0, 197.0, 471.0]),
-                 (2, [260.0, 308.0, 443.0, 406.0]), (1, [23.0, 367.0, 179.0, 474.0])]
 
 
 def test_two_boxes_side_by_side_with_tops_about_level_close_no_box_around_both(shared_data):
