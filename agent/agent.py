@@ -19,7 +19,16 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
 
+from PIL import Image, UnidentifiedImageError
+
 from agent.config import Config
+from mcp_server.client import connect
+from planners.compose import build
+from planners.graph import GraphContext, build_graph
+from planners.llm import make_chat_model
+from planners.llm_client import release_connections
+from planners.router import ImageCountError
+from planners.toolbox import ToolContext
 
 
 class AgentInputError(ValueError):
@@ -64,7 +73,6 @@ def check_images(images: Sequence[str | Path]) -> list[str]:
         images = [images]
     if not images:
         raise AgentInputError("no images given: pass one or more image files")
-    from PIL import Image, UnidentifiedImageError
 
     out = []
     for raw in images:
@@ -91,8 +99,6 @@ class Agent:
 
     def __init__(self, config: Config | None = None, *, mcp_url: str | None = None, llm: Any = None,
                  use_embeddings: bool = False, checkpointer: Any = None) -> None:
-        from planners.graph import build_graph
-        from planners.llm import make_chat_model
 
         self.config = config or Config.from_env()
         self.mcp_url = mcp_url
@@ -116,7 +122,6 @@ class Agent:
                                annotate: bool) -> Answer:
         """:meth:`aask`, then close this loop's LLM connections: ``asyncio.run`` closes the loop, and keep-alive
         connections left open would be dropped unclosed."""
-        from planners.llm_client import release_connections
 
         try:
             return await self.aask(images, question, task=task, annotate=annotate)
@@ -127,7 +132,6 @@ class Agent:
     async def session(self, images: Sequence[str] = ()) -> AsyncIterator[Any]:
         """An MCP client session to reuse across many :meth:`aask` calls (in-process server may read ``images``'
         folders in addition to the configured allowed roots)."""
-        from mcp_server.client import connect
 
         if self.mcp_url:
             async with connect(self.config, url=self.mcp_url) as s:
@@ -163,9 +167,6 @@ class Agent:
                 + base64.b64encode(Path(p).read_bytes()).decode() for p in paths]
 
     async def _run(self, paths: list[str], question: str, task: str | None, annotate: bool, session: Any) -> Answer:
-        from planners.graph import GraphContext
-        from planners.router import ImageCountError
-        from planners.toolbox import ToolContext
 
         tools = ToolContext(session, self._image_args(paths), annotate=annotate, llm=self.llm, image_paths=paths,
                             question=question)
@@ -194,7 +195,6 @@ def _unwrap(exc: BaseException) -> BaseException:
 
 
 def _to_answer(state: dict, tools: Any, run_id: str, wall_s: float) -> Answer:
-    from planners.compose import build
 
     a = state["answer"]
     u = state.get("understanding", {})
