@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-import numpy as np
 import pytest
 from mcp.server.fastmcp import FastMCP
 from mcp.shared.memory import create_connected_server_and_client_session
-from PIL import Image
 
 from agent.agent import Agent
 from agent.config import Config
@@ -24,17 +22,6 @@ OCCLUSION_Q = ("Image 1 and Image 2 are two UAV images. Which regions marked in 
                "No explanation.")
 CLOSEST_Q = ("Which region is closest to the drone? Distances are measured on the ground from the point directly "
              "below the drone. Answer with only the region label, formatted exactly like `Region 1`. No explanation.")
-
-
-@pytest.fixture(scope="module")
-def images(tmp_path_factory) -> list[str]:
-    d = tmp_path_factory.mktemp("imgs")
-    paths = []
-    for i in range(2):
-        p = d / f"v{i}.png"
-        Image.fromarray(np.full((480, 640, 3), 80 + 50 * i, np.uint8)).save(p)
-        paths.append(str(p))
-    return paths
 
 
 def ask(server: FastMCP, images: list[str], question: str):
