@@ -89,7 +89,6 @@ def test_a_filled_label_whose_box_is_not_drawn_is_no_box_where_labels_sit_above_
     assert all(r.id != 9 for r in found) and score(found, regions[:2])[0] == 2
 
 
-
 @pytest.mark.parametrize("seed,k", [
     pytest.param(161, 33, marks=pytest.mark.xfail(strict=True, reason=(
         "box 7 (25 px, 2 px line) now takes the thin-outline pass's box, read 2 px off the generator's centre-line "

@@ -10,7 +10,6 @@ from overlay_drawings import missed_ids, drawn_overlay, reads_exactly, region_st
 from tools.common import load_image
 
 
-
 def test_a_digit_a_crossing_line_erased_from_the_mask_read_is_kept_from_the_picture(shared_data):
     # box 15's right side runs through the "0" of "20": the mask read (outlines erased) and the text-line engine read
     # "2", the label recognizer "20" surely; a picture read that only adds a digit after the first is not put to a

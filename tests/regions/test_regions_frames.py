@@ -93,7 +93,6 @@ def test_the_holes_of_a_stroke_letter_frame_no_label():
     assert frame_around(mask, (20, 10, 16, 30)) is None
 
 
-
 def test_the_gaps_between_a_wide_labels_letters_frame_nothing(shared_data):
     # "Region 18" in filled Hershey letters: the single stroke of its "1" and the gaps beside the letters make
     # columns as tall as the label with background-coloured gaps beside them, but the label's top and bottom pads
