@@ -12,7 +12,8 @@ from dataclasses import replace
 from agent.task_types import TASK_TYPES, TaskType
 from planners.conventions import parse_conventions
 from planners.execute import OPERATIONS, capture_clock, capture_distance, geometry
-from planners.plans import Evidence, clock_strategy, found, rank_strategy, read_regions, undecided
+from planners.plans import (UNLABELED_ANSWER, Evidence, clock_strategy, found, rank_strategy, read_regions, undecided,
+                            unlabeled_block_full_ranking, unlabeled_boxes)
 from planners.program import Ask, Program
 from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext
@@ -47,15 +48,13 @@ async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) ->
     named = [i for i in dict.fromkeys(p.regions()) if i != anchor]  # "closer to region 5: region 2 or 8?"
     if len(named) >= 2 and (missing := [i for i in named if i not in regions]):
         return undecided(f"region(s) {missing} could not be read in the image")
-    # Drawn boxes whose label could not be read take part under ids -1, -2, ...: the answer stands only if none
-    # of them is in it (as in the ranking from the drone).
-    unlabeled = {-1 - k: {"bbox": b} for k, b in enumerate(unread)} if len(named) < 2 else {}
+    unlabeled = unlabeled_boxes(unread) if len(named) < 2 else {}  # as in the ranking from the drone
     regions = {**regions, **unlabeled}
     others = named if len(named) >= 2 else [i for i in regions if i != anchor]
     if len(others) < (1 if anchor is not None else 2):
         return undecided(f"{len(others)} other region(s) read in the image: nothing to compare")
     if unlabeled and p.conventions.want_all:
-        return undecided(f"{len(unlabeled)} drawn box(es) whose label could not be read; the full ranking needs them")
+        return undecided(unlabeled_block_full_ranking(unlabeled))
     g = await optional_geometry(ctx, p) if anchor is not None else {"view": "image"}
     if g.get("view") == "oblique":
         return undecided("the photo is oblique: distances between regions need a straight-down view")
@@ -65,7 +64,7 @@ async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) ->
         ranked.reverse()
     answer = ranked if p.conventions.want_all else ranked[:1]
     if min(answer) < 0:
-        return undecided("the region that answers is a drawn box whose label could not be read")
+        return undecided(UNLABELED_ANSWER)
     note = "centre to centre" + ("" if g.get("view") else ", assuming a straight-down view")
     if anchor is None:
         note = "distance from the image centre, in the image"

@@ -49,6 +49,19 @@ async def read_regions(ctx: ToolContext, index: int,
             [list(b) for b in r.get("unlabeled_boxes", [])])
 
 
+def unlabeled_boxes(unread: list[list[float]]) -> dict[int, dict]:
+    """Drawn boxes whose label could not be read, as regions with ids -1, -2, ...: they take part in a ranking over
+    every region, and an answer that names one of them does not stand (:data:`UNLABELED_ANSWER`)."""
+    return {-1 - k: {"bbox": b} for k, b in enumerate(unread)}
+
+
+UNLABELED_ANSWER = "the region that answers is a drawn box whose label could not be read"
+
+
+def unlabeled_block_full_ranking(unlabeled: dict[int, dict]) -> str:
+    return f"{len(unlabeled)} drawn box(es) whose label could not be read; the full ranking needs them"
+
+
 def _missing(regions: dict[int, dict], ids: list[int]) -> list[int]:
     return [i for i in dict.fromkeys(ids) if i not in regions]
 
@@ -90,14 +103,12 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     ids = named or sorted(regions)
     if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
         return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
-    # Over every region (none named), drawn boxes whose label could not be read take part under ids -1, -2, ...:
-    # the answer stands only if none of them is in it.
-    unlabeled = {-1 - k: {"bbox": b} for k, b in enumerate(unread)} if not named else {}
+    unlabeled = unlabeled_boxes(unread) if not named else {}  # over every region, unreadable boxes take part
     if unlabeled and conv.want_all:
-        return undecided(f"{len(unlabeled)} drawn box(es) whose label could not be read; the full ranking needs them")
+        return undecided(unlabeled_block_full_ranking(unlabeled))
     ev = await _rank(ctx, u, {**regions, **unlabeled}, ids + list(unlabeled), _region_conf(regions, ids), size)
     if ev["value"] is not None and min(ev["value"]["ids"]) < 0:
-        return undecided("the region that answers is a drawn box whose label could not be read")
+        return undecided(UNLABELED_ANSWER)
     return ev
 
 

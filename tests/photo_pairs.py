@@ -1,14 +1,10 @@
 """Photo pairs with known geometry for tests: the DJI survey flight log as its README documents it, the pose of one
 photo seen from another computed from such log values (a spherical-Earth local approximation written here, never
-the code under test), and rotated copies of a photo that keep its original tags (an edited file)."""
+the code under test)."""
 
 from __future__ import annotations
 
 import math
-import subprocess
-from pathlib import Path
-
-import cv2
 
 R_EARTH = 6371008.8
 #: dji_survey_dev/README.md: lat, lon, GimbalYaw of each photo.
@@ -27,16 +23,3 @@ def truth(a: tuple[float, float, float], b: tuple[float, float, float], turn_a: 
     fwd, right = east * math.sin(psi) + north * math.cos(psi), east * math.cos(psi) - north * math.sin(psi)
     return {"heading": (yaw_b - yaw_a) % 360.0, "forward": fwd, "right": right,
             "bearing": math.degrees(math.atan2(right, fwd)) % 360.0, "distance": math.hypot(fwd, right)}
-
-
-def rotated_copy(src: Path, dst: Path, turns: int) -> Path:
-    """``src`` with its pixels turned clockwise by quarter turns, every tag copied unchanged (an edited file; ``-xmp``
-    copies the XMP packet whole, vendor namespaces included)."""
-    rgb = cv2.imread(str(src), cv2.IMREAD_COLOR)
-    for _ in range(turns):
-        rgb = cv2.rotate(rgb, cv2.ROTATE_90_CLOCKWISE)
-    cv2.imwrite(str(dst), rgb, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    subprocess.run(["exiftool", "-q", "-overwrite_original", "-TagsFromFile", str(src), "-all:all", "-xmp",
-                    str(dst)],
-                   check=True, capture_output=True, timeout=60)
-    return dst

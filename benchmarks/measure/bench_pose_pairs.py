@@ -35,6 +35,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from benchmarks.photo_edits import rotated_copy
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
 DJI_PAIRS = [("0018", "0019"), ("0019", "0020"), ("0018", "0020"), ("0034", "0035")]
@@ -139,19 +141,6 @@ def real_pairs() -> list[dict]:
                     "altitude_b_m": read_metadata(pb).abs_altitude_m - GARFIELD_GROUND_M}
         rows.append({"pair": f"vision-only {name}", **score(truth, relative_pose(pa, pb, fuse=False, **alts))})
     return rows
-
-
-def rotated_copy(src: Path, dst: Path, turns: int) -> Path:
-    """A copy of ``src`` with its pixels turned ``turns`` quarter turns clockwise and every tag copied unchanged
-    (``-xmp`` copies the XMP packet as a block, so vendor namespaces ExifTool cannot write, e.g. XMP-Camera, stay)."""
-    rgb = cv2.imread(str(src), cv2.IMREAD_COLOR)
-    for _ in range(turns % 4):
-        rgb = cv2.rotate(rgb, cv2.ROTATE_90_CLOCKWISE)
-    cv2.imwrite(str(dst), rgb, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    subprocess.run(["exiftool", "-q", "-overwrite_original", "-TagsFromFile", str(src), "-all:all", "-xmp",
-                    str(dst)],
-                   check=True, capture_output=True, timeout=60)
-    return dst
 
 
 def edited_pairs() -> list[dict]:

@@ -157,7 +157,8 @@ def test_which_way_and_how_far_between_two_gps_photos_gets_both(agent, shared_da
 def test_where_the_second_photo_was_taken_from_a_rotated_copy_with_its_old_tags(agent, shared_data, tmp_path):
     """A quarter-turned copy of photo 1 keeps tags that no longer describe its frame: the clock hour follows the
     pixels (truth: the flight log's positions and yaw turned by the known edit)."""
-    from photo_pairs import DJI_LOG, rotated_copy, truth
+    from benchmarks.photo_edits import rotated_copy
+    from photo_pairs import DJI_LOG, truth
     from tools.views.pose_types import clock_hour
 
     pa, pb = (shared_data / "dji_survey_dev" / "images" / f"DJI_{n}.JPG" for n in ("0018", "0019"))

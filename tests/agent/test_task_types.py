@@ -8,7 +8,7 @@ import pytest
 from agent.answer_formats import AnswerFormat
 from agent.task_types import CLOCK_TASKS, TASK_TYPES, TaskType, task_type
 from benchmarks.published import SPATIALUAV, SPATIALUAV_COLUMNS
-from benchmarks.scoring.spatialuav import TASKS as SCORED, answer_format, rule_of
+from benchmarks.scoring.spatialuav import answer_format, rule_of
 from benchmarks.synth.generate import TASKS as RENDERED
 from planners.tasks import TASKS as PLANNED
 
@@ -20,8 +20,7 @@ def test_every_official_task_is_planned_with_its_canonical_format():
 
 
 def test_the_scorer_and_the_generator_read_the_vocabulary():
-    assert dict(SCORED) == dict(TASK_TYPES)
-    assert all(isinstance(t, TaskType) for t in RENDERED)
+    assert set(RENDERED) <= set(TASK_TYPES) and all(isinstance(t, TaskType) for t in RENDERED)
     # a format that depends on the truth string is read from it; the others are the canonical format
     assert answer_format("A2A_Camera_Transformation", "-160.0, -70.0") == AnswerFormat.ANGLE_DISTANCE.value
     assert answer_format("A2A_Camera_Transformation", "35.0") == AnswerFormat.ANGLE.value

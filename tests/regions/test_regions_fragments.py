@@ -123,7 +123,7 @@ def test_a_thin_label_wider_than_its_box_crossed_by_its_side_is_read(shared_data
 def test_a_label_window_ending_on_the_boxs_own_side_is_not_read_with_a_1(shared_data):
     # unseen overlay 151:129: "11" left of its box is glued to its side and to box 4's; the window where the other
     # labels sit ends on box 11's side, which the recognizer before its fine-tuning read "111" (the side cut,
-    # tools.regions.ids.pictures_off_sides, read it "11"). Stop 47's fine-tuned recognizer reads the whole window
+    # tools.regions.ids.pictures_off_sides, read it "11"). The fine-tuned recognizer reads the whole window
     # "11" too. A scan for an overlay that needs the cut now (part of seed 151) found none, so this test
     # pins the read only; the cut's geometry is tested in test_regions_off_sides
     img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_7.png")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from photo_pairs import DJI_LOG, R_EARTH, rotated_copy, truth
+from benchmarks.photo_edits import rotated_copy
+from photo_pairs import DJI_LOG, R_EARTH, truth
 
 from tools.geometry.camera import CameraMetadata
 from tools.views.pose import relative_pose

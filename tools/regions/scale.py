@@ -150,7 +150,7 @@ def _on_crossing_line(at: float, axis: int, box: Sequence[float], others: list[S
 def seen_alike(rgb: np.ndarray, first: list[Any], agreed: list[Any]) -> list[Any]:
     """``agreed`` without the regions that would relabel a labelled box of ``first`` (at IoU >= SAME_BOX) but
     whose label box, read at the image's own scale by the label recognizer, does not read as their id: both scaled
-    reads misread it alike (a digit lost on a line, an "18" read as 8, or one gained, a "1" as 15). Stop 38, seeds
+    reads misread it alike (a digit lost on a line, an "18" read as 8, or one gained, a "1" as 15). Measured on seeds
     1/11/121/141/161/181/201/211 (1,600 overlays): +4 exact regions, -3 extra, 5 overlays better and 1 worse (a
     "0" the recognizer reads as no number at full scale); fresh seeds 301/311: 1 overlay worse, none better.
     Nor those whose label box reads as their id less surely than the label box of the box they would relabel
@@ -176,7 +176,7 @@ def surer_first(voted: int, confidence: float, rivals: list[Any], reads: list[tu
     would relabel (``rivals``) whose own label box the recognizer reads (``reads``, at the image's own scale) as that
     box's id at least as surely: the first read found that label where it is drawn, and the scaled reads' label
     box may take in lines glued to it. Not where the first id's digits are part of the voted id's: a first label
-    box that cut a digit off ("13" read 3) reads the rest as surely as a whole label. Stop 41, without that
+    box that cut a digit off ("13" read 3) reads the rest as surely as a whole label. Without that
     exception: seeds 701-710 (2,000 overlays) +5 exact, -1 extra, 4 overlays better and 1 worse; fresh seeds 811-818
     (1,600 overlays) +4, -2 extra, 4 better and 1 worse. The two worse ones had a first label box that cut off a
     "1"; the exception, written on them, gives both back (+6 and +5 in all) and changes nothing on seeds 819-826."""
