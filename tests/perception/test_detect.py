@@ -1,8 +1,10 @@
-"""Detection: bundled person detector on real hit_uav_thermal frames, tiling/merging on the real Person boxes,
+"""Detection: bundled RGB person detector on real hit_uav_thermal frames, tiling/merging on the real Person boxes,
 label maps, counting, 3x3 grid, and errors.
 
-The bundled detector was trained on ground-level RGB people and finds almost none of the small thermal Person
-boxes (recall is measured and reported by benchmarks/measure/bench_perception.py); these tests check the contract.
+The bundled RGB detector was trained on ground-level RGB people and finds almost none of the small thermal Person
+boxes (recall is measured and reported by benchmarks/measure/bench_detect.py); these tests check its contract, so
+they force it on grey frames (``detector_domain="rgb"``; grey frames go to the thermal detector otherwise, see
+tests/perception/test_thermal_detector.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tools.perception.detect import (
 from tools.perception.detect import DETECTOR_SIZE_PX, MAX_AUTO_TILES, auto_tile_size
 
 FRAME = "1_60_30_0_00011"  # 31 Person boxes, 60 m, 30 deg oblique
+RGB_DETECTOR = Config(detector_domain="rgb")
 
 
 def person_boxes(data: Path, name: str) -> np.ndarray:
@@ -45,7 +48,7 @@ def test_fall_detector_classes_mean_person_and_other_models_keep_names() -> None
 
 def test_bundled_detector_on_real_thermal_frame(shared_data: Path) -> None:
     image = shared_data / "hit_uav_thermal" / "images" / f"{FRAME}.jpg"
-    dets = detect(image, conf=0.05, tile=None)
+    dets = detect(image, conf=0.05, tile=None, config=RGB_DETECTOR)
     assert model_labels() == ["person"]
     assert all(isinstance(d, Detection) and d.label == "person" for d in dets)
     scores = [d.score for d in dets]
@@ -55,7 +58,7 @@ def test_bundled_detector_on_real_thermal_frame(shared_data: Path) -> None:
         assert -1 <= x1 < x2 <= 641 and -1 <= y1 < y2 <= 513
     assert count(dets, "Person") == len(dets)
     with pytest.raises(ToolError, match=r"not known to this detector; it reports \['person'\]"):
-        detect(image, labels=["car"])
+        detect(image, labels=["car"], config=RGB_DETECTOR)
 
 
 def test_tiles_hold_every_real_person_whole(shared_data: Path) -> None:
@@ -115,7 +118,7 @@ def test_custom_model_keeps_its_own_names(tmp_path: Path) -> None:
     model.model.names = dict(enumerate(names))
     path = tmp_path / "visdrone_random.pt"
     model.save(str(path))
-    cfg = Config(yolo_weights=str(path))
+    cfg = Config(yolo_weights=str(path), detector_domain="rgb")
     assert model_labels(cfg) == sorted(names)
     dets = detect(np.zeros((96, 128, 3), np.uint8), labels=["car", "van"], conf=0.01, config=cfg)
     assert all(d.label in {"car", "van"} for d in dets)
@@ -123,7 +126,8 @@ def test_custom_model_keeps_its_own_names(tmp_path: Path) -> None:
 
 def test_missing_weights_name_the_setting() -> None:
     with pytest.raises(MissingWeightsError, match="yolo_weights"):
-        detect(np.zeros((32, 32, 3), np.uint8), config=Config(yolo_weights="/nonexistent/best.pt"))
+        detect(np.zeros((32, 32, 3), np.uint8), config=Config(yolo_weights="/nonexistent/best.pt",
+                                                               detector_domain="rgb"))
 
 
 @pytest.mark.parametrize("kwargs,match", [({"conf": 1.5}, "conf"), ({"tile": 10}, "tile"), ({"tile": "big"}, "tile")])
@@ -184,6 +188,7 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
     import sys
 
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    env["UAV_AGENT_DETECTOR_DOMAIN"] = "rgb"  # the bundled detector, whatever else is installed
     if user_threads:
         env["OMP_NUM_THREADS"] = user_threads
     code = ("import numpy as np, torch; from tools.perception.detect import detect; "
@@ -200,7 +205,7 @@ def test_inference_runs_on_every_core_unless_the_user_limits_threads(user_thread
 def test_uniform_grey_frame_gets_no_box() -> None:
     from tools.perception.detect import detect_report
 
-    rep = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05)
+    rep = detect_report(np.full((480, 640, 3), 128, np.uint8), conf=0.05, config=RGB_DETECTOR)
     assert rep.detections == [] and rep.known_labels == ["person"]
     assert not rep.count_reliable and "thermal" in rep.reason  # a single-channel frame
 
@@ -209,7 +214,7 @@ def test_real_thermal_frame_no_whole_frame_box_and_counts_flagged(shared_data: P
     from tools.perception.detect import detect_report
 
     image = shared_data / "hit_uav_thermal" / "images" / "0_60_90_0_01830.jpg"  # 14 Person boxes (README)
-    rep = detect_report(image, conf=0.05)
+    rep = detect_report(image, conf=0.05, config=RGB_DETECTOR)
     for d in rep.detections:
         x1, y1, x2, y2 = d.bbox
         assert (x2 - x1) < 0.9 * 640 or (y2 - y1) < 0.9 * 512, d
@@ -244,7 +249,7 @@ def test_mcp_detect_reports_labels_reliability_and_rejections(shared_data: Path,
     from mcp_server.client import call_full, connect
 
     cv2.imwrite(str(tmp_path / "grey.png"), np.full((480, 640, 3), 128, np.uint8))
-    config = Config(allowed_roots=[str(tmp_path), str(shared_data)], call_timeout_s=180.0)
+    config = Config(allowed_roots=[str(tmp_path), str(shared_data)], call_timeout_s=180.0, detector_domain="rgb")
 
     async def go(path: Path) -> dict:
         async with connect(config) as session:
@@ -253,4 +258,4 @@ def test_mcp_detect_reports_labels_reliability_and_rejections(shared_data: Path,
     grey = anyio.run(go, tmp_path / "grey.png")
     assert grey["detections"] == [] and grey["counts"] == {} and grey["known_labels"] == ["person"]
     assert grey["rejected"] and grey["rejected"][0]["why"].startswith("fills the whole")
-    assert grey["count_reliable"] is False and grey["reason"]
+    assert grey["count_reliable"] is False and grey["reason"] and grey["model"] == "rgb (best.pt)"

@@ -73,7 +73,7 @@ def test_semantics_without_llm_abstains(agent, images):
     assert a.abstained and a.task == "Region_Recognition" and "no LLM" in a.reason
     assert srv.calls == []  # never a guess, not even a tool call
     b = ask(agent, srv, images[:1], "Count the cars in the image.")
-    assert b.abstained and "counting 'vehicle'" in b.reason and "detector" in b.reason
+    assert b.abstained and "counting 'car'" in b.reason and "detector" in b.reason
 
 
 def test_unplaced_question_abstains(agent, images):

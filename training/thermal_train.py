@@ -1,0 +1,84 @@
+"""Train the thermal detector (Person, Car, Bicycle, OtherVehicle) on HIT-UAV and export the shipped weights.
+
+First build the dataset with :mod:`training.thermal_data` (it leaves out the flights of the shared frames). Then:
+
+    .venv/bin/python -m training.thermal_train --data /tmp/hituav_yolo/data.yaml --init <weights> --hours 1.0
+
+``--init`` is the starting point: an ultralytics model yaml (``yolov8n.yaml``: from scratch) or a ``.pt`` whose
+weights are transferred where their shapes match (the bundled fall-detection YOLOv8s person detector: its backbone
+and neck, the class head is new). ``--hours`` bounds the wall time (ultralytics fits its learning-rate schedule to
+it); a checkpoint is written after every epoch under ``--project``. ``--ship`` copies the best checkpoint, stripped
+to half precision, to ``tools/weights/thermal_detector.pt``. Everything runs on the CPU, seed 0, deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "tools" / "weights" / "thermal_detector.pt"
+
+
+def _offline_env(threads: int) -> None:
+    # before ultralytics is imported: no download, a writable settings folder, and all the cores for torch
+    os.environ["YOLO_OFFLINE"] = "true"
+    os.environ.setdefault("YOLO_CONFIG_DIR", "/tmp/ultralytics_cfg")
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+
+
+def train(data: Path, init: str, hours: float, project: Path, name: str, *, imgsz: int = 640, batch: int = 8,
+          fraction: float = 1.0, freeze: int = 0, warmup_epochs: float = 0.5, threads: int = os.cpu_count() or 1,
+          seed: int = 0) -> Path:
+    """Train and return the path of the best checkpoint (by validation fitness)."""
+    _offline_env(threads)
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(threads)
+    # from a checkpoint, ultralytics rebuilds its architecture for our 4 classes and transfers the matching weights
+    model = YOLO(init)
+    pretrained = not init.endswith(".yaml")
+    model.train(data=str(data), epochs=100, time=hours, imgsz=imgsz, batch=batch, device="cpu", workers=2,
+                seed=seed, deterministic=True, pretrained=pretrained, fraction=fraction, project=str(project),
+                name=name, exist_ok=True, close_mosaic=0, warmup_epochs=warmup_epochs, patience=100, plots=False,
+                amp=False, cache=False, save_period=1, verbose=True, freeze=freeze or None)
+    return project / name / "weights" / "best.pt"
+
+
+def ship(best: Path, out: Path = SHIPPED) -> Path:
+    """Copy a checkpoint without optimizer state (ultralytics' strip_optimizer keeps the half-precision EMA)."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(best, out)
+    strip_optimizer(str(out))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="data.yaml written by training.thermal_data")
+    parser.add_argument("--init", required=True, help="model yaml (from scratch) or .pt to transfer from")
+    parser.add_argument("--hours", type=float, default=1.0, help="wall-time budget of the training")
+    parser.add_argument("--project", type=Path, default=Path("/tmp/thermal_runs"))
+    parser.add_argument("--name", default="thermal")
+    parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--fraction", type=float, default=1.0, help="share of the training frames used")
+    parser.add_argument("--freeze", type=int, default=0, help="first N layers kept as initialised (0: none)")
+    parser.add_argument("--warmup-epochs", type=float, default=0.5, help="learning-rate warm-up (at least 100 steps)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ship", action="store_true", help="copy the best checkpoint to " + str(SHIPPED))
+    args = parser.parse_args()
+    best = train(args.data, args.init, args.hours, args.project, args.name, imgsz=args.imgsz, batch=args.batch,
+                 fraction=args.fraction, freeze=args.freeze, warmup_epochs=args.warmup_epochs, seed=args.seed)
+    print("best checkpoint:", best)
+    if args.ship:
+        print("shipped:", ship(best))
+
+
+if __name__ == "__main__":
+    main()
