@@ -6,7 +6,6 @@ Exit codes: 0 answered, 3 abstained (the reason is printed), 2 bad input (clear 
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import sys
@@ -16,6 +15,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import typer
+
+from tools.import_gc import imports_without_gc
 
 EXIT_ABSTAINED = 3
 EXIT_BAD_INPUT = 2
@@ -35,7 +36,7 @@ def serve(
                                             "one through UAV_AGENT_SOCKET)"),
 ) -> None:
     """Keep the agent and its tools loaded and answer `uav-agent ask` from here (warm mode; Ctrl-C stops)."""
-    with imports_without_gc():
+    with imports_without_gc(freeze=True):
         from agent import daemon
         from agent.agent import Agent
         from agent.config import Config
@@ -88,7 +89,7 @@ def ask(
         if reply is not None:
             _print_reply(reply, as_json, explain)
             return
-    with imports_without_gc():
+    with imports_without_gc(freeze=True):
         from agent.agent import Agent, AgentInputError
         from agent.config import Config
         from planners.llm_client import LLMError
@@ -113,24 +114,6 @@ def ask(
     if annotate is not None:
         _save_annotation(annotate, answer.annotations)
     _print_answer(answer.to_dict(), answer, as_json, explain)
-
-
-@contextlib.contextmanager
-def imports_without_gc() -> Iterator[None]:
-    """Import modules with the cyclic garbage collector paused, then freeze what they built.
-
-    The planner, the MCP stack and the tools create hundreds of thousands of long-lived objects when imported
-    (classes, functions, pydantic schemas) and almost no garbage. The collector would traverse them again and again
-    while they are being created (about an eighth of the import time of ``uav-agent ask``) and at every full
-    collection afterwards; ``gc.freeze`` moves them to a generation that is never collected."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
 
 
 def _print_answer(data: dict, answer: Any, as_json: bool, explain: bool) -> None:

@@ -96,19 +96,3 @@ def test_a_tool_timeout_names_the_setting_that_raises_it():
     out = json.loads(res.output)
     assert out["abstained"] and "UAV_AGENT_CALL_TIMEOUT_S" in out["reason"] and "--timeout" in out["reason"]
 
-
-def test_imports_without_gc_freezes_what_they_built_and_restores_the_collector(tmp_path: Path):
-    # A fresh process: gc.freeze moves every object of the process to the permanent generation.
-    code = """
-import gc
-from agent.cli_ask import imports_without_gc
-for enabled in (True, False):
-    (gc.enable if enabled else gc.disable)()
-    gc.unfreeze()
-    with imports_without_gc():
-        inside = gc.isenabled()
-        import email.mime.text  # a module this process had not loaded
-    print(enabled, inside, gc.isenabled(), gc.get_freeze_count() > 0)
-"""
-    proc = run_python(code, tmp_path)
-    assert proc.stdout.split() == ["True", "False", "True", "True", "False", "False", "False", "True"], proc.stderr
