@@ -95,4 +95,3 @@ def test_a_tool_timeout_names_the_setting_that_raises_it():
         pytest.skip("every tool call finished within 0.1 s on this machine")
     out = json.loads(res.output)
     assert out["abstained"] and "UAV_AGENT_CALL_TIMEOUT_S" in out["reason"] and "--timeout" in out["reason"]
-
