@@ -25,6 +25,11 @@ LEARNED_METHODS: dict[str, tuple[str, str]] = {
     "aliked_rot": ("aliked-n16rot.pth", "aliked_lightglue.pth"),
     "disk": ("disk-depth-save.pth", "disk_lightglue.pth"),
 }
+# Extractors whose feature maps are kept channels-last (pixel by pixel, all channels together): oneDNN's
+# convolutions and ALIKED's per-pixel descriptor normalisation then read memory in order. ALIKED on a 640x480
+# image, one thread: 1.08 -> 0.84 CPU s, keypoints equal to 1e-4 px; DISK is slower so (2.7 -> 3.1 s) and keeps
+# the default layout.
+CHANNELS_LAST = ("aliked", "aliked_rot")
 MAX_KEYPOINTS = 1024  # per image; LightGlue cost grows ~quadratically with it (2 CPU cores)
 LIGHTGLUE_LAYERS = 9
 # Buffers that kornia derives at construction time and that checkpoints may lack (harmless when missing).
@@ -90,6 +95,8 @@ def build_matcher(method: str, weights_dir: str | None, *, random_init: bool = F
         _check_keys(extractor.load_state_dict(ext_state, strict=False), f"{method} extractor ({ext_file})")
         lg_state = _lightglue_state(torch.load(str(lg_file), map_location="cpu", weights_only=True))
         _check_keys(lightglue.load_state_dict(lg_state, strict=False), f"LightGlue ({lg_file})")
+    if method in CHANNELS_LAST:
+        extractor = extractor.to(memory_format=torch.channels_last)
     return LearnedMatcher(method, extractor.eval(), lightglue.eval())
 
 
@@ -108,6 +115,8 @@ def _extract(m: LearnedMatcher, rgb: np.ndarray) -> tuple[Any, Any]:
     import torch
 
     t = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1)[None].float() / 255.0
+    if m.method in CHANNELS_LAST:
+        t = t.contiguous(memory_format=torch.channels_last)
     if m.method in ("aliked", "aliked_rot"):
         f = m.extractor(t)[0]
     else:
