@@ -7,10 +7,14 @@
   (the client process included): ``warm_first`` the first question about a pair, ``warm_repeat`` a question about
   photos the daemon has seen (views, features and metadata cached). Wall seconds, CPU seconds (user + system, the
   load-independent part) and peak resident memory of each process; ratios of medians. Targets: cold ≤ 1.2x the
-  peer, warm ≤ 0.6x.
+  peer, warm ≤ 0.6x. ``import_floor`` (run in the same rounds) is a process that only imports what the agent's
+  architecture needs on this path — LangGraph (the planner), the MCP SDK's server and in-memory client (the tools'
+  transport), OpenCV — and computes nothing: no ask in its own process can cost less.
 - oblique: ``tools.views.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
   fails, the learned matcher answers) in a fresh process: the call's wall and CPU seconds (the learned model's
-  loading included) and the whole process. Target ≤ 5 s.
+  loading included) and the whole process; then ``warm``: the same call again in that process with the views,
+  features and matches forgotten (``tools.feature_cache.clear``) but the model kept, as a server or daemon answers
+  a new pair. Target ≤ 5 s.
 - detect_4k: ``tools.perception.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and
   second call, in a fresh process. Target ≤ 3 s.
 - concurrent: ``--concurrent`` match_views calls at once to ``uav-agent mcp --http`` (its worker processes), over
@@ -86,6 +90,15 @@ def _ask(pair: tuple[Path, Path], env: dict[str, str]) -> dict[str, Any]:
     return run_process([str(BIN / "uav-agent"), "ask", str(pair[0]), str(pair[1]), QUESTION], env)
 
 
+# What the architecture imports on the ask's path (planner, MCP transport, OpenCV), without computing anything.
+IMPORT_FLOOR = ("import langgraph.graph, langgraph.checkpoint.memory, mcp.server.fastmcp, mcp.shared.memory, "
+                "mcp.client.session, cv2")
+
+
+def _import_floor() -> dict[str, Any]:
+    return run_process([sys.executable, "-c", IMPORT_FLOOR], _env())
+
+
 def _peer(pair: tuple[Path, Path]) -> dict[str, Any]:
     peer = ROOT / "benchmarks" / "measure" / "peer_opencv_pose.py"
     return run_process([sys.executable, str(peer), *map(str, pair)], _env())
@@ -113,11 +126,12 @@ def start_daemon(sock: Path) -> subprocess.Popen:
 
 def ct_ask(repeats: int) -> dict[str, Any]:
     """Peer, cold ask, in alternation; then peer, warm asks with a daemon running."""
-    peer_runs, cold, warm_first, warm_repeat, peer_warm = [], [], [], [], []
+    peer_runs, cold, floor, warm_first, warm_repeat, peer_warm = [], [], [], [], [], []
     for i in range(repeats):
         pair = PAIRS[i % len(PAIRS)]
         peer_runs.append(_peer(pair))
         cold.append(_ask(pair, _env(UAV_AGENT_DAEMON="0")))
+        floor.append(_import_floor())
     with tempfile.TemporaryDirectory() as tmp:
         sock = Path(tmp) / "ask.sock"
         daemon = start_daemon(sock)
@@ -134,10 +148,11 @@ def ct_ask(repeats: int) -> dict[str, Any]:
             daemon.terminate()
             daemon.wait(timeout=30)
     peer, peer_w = _summary(peer_runs), _summary(peer_warm)
-    out = {"peer": peer, "cold": _summary(cold), "peer_during_warm": peer_w, "warm_first": _summary(warm_first),
-           "warm_repeat": _summary(warm_repeat)}
-    out["cold_ratio_wall"] = round(out["cold"]["median_wall_s"] / peer["median_wall_s"], 2)
-    out["cold_ratio_cpu"] = round(out["cold"]["median_cpu_s"] / peer["median_cpu_s"], 2)
+    out = {"peer": peer, "cold": _summary(cold), "import_floor": _summary(floor), "peer_during_warm": peer_w,
+           "warm_first": _summary(warm_first), "warm_repeat": _summary(warm_repeat)}
+    for name in ("cold", "import_floor"):
+        out[f"{name}_ratio_wall"] = round(out[name]["median_wall_s"] / peer["median_wall_s"], 2)
+        out[f"{name}_ratio_cpu"] = round(out[name]["median_cpu_s"] / peer["median_cpu_s"], 2)
     for name in ("warm_first", "warm_repeat"):
         out[f"{name}_ratio_wall"] = round(out[name]["median_wall_s"] / peer_w["median_wall_s"], 2)
     out["note"] = ("warm client CPU is the client process only (the daemon computes); compare wall ratios. "
@@ -147,12 +162,18 @@ def ct_ask(repeats: int) -> dict[str, Any]:
 
 OBLIQUE_SNIPPET = """
 import json, sys, time
+from tools import feature_cache
 from tools.views.matching import match_views
 c0, t0 = time.process_time(), time.perf_counter()
 r = match_views(sys.argv[1], sys.argv[2])
-print(json.dumps({"call_s": time.perf_counter() - t0, "call_cpu_s": time.process_time() - c0, "tried": r.tried,
-                  "n_inliers": r.n_inliers, "confident": r.confident,
-                  "timings": {k: round(v, 2) for k, v in r.timings.items()}}))
+out = {"call_s": time.perf_counter() - t0, "call_cpu_s": time.process_time() - c0, "tried": r.tried,
+       "n_inliers": r.n_inliers, "confident": r.confident, "timings": {k: round(v, 2) for k, v in r.timings.items()}}
+feature_cache.clear()  # a new pair for a process whose model is loaded
+c0, t0 = time.process_time(), time.perf_counter()
+w = match_views(sys.argv[1], sys.argv[2])
+out["warm"] = {"call_s": time.perf_counter() - t0, "call_cpu_s": time.process_time() - c0, "n_inliers": w.n_inliers,
+               "confident": w.confident}
+print(json.dumps(out))
 """
 
 DETECT_SNIPPET = """
@@ -187,6 +208,8 @@ def oblique(repeats: int) -> dict[str, Any]:
     if calls:
         out["median_call_s"] = round(statistics.median(c["call_s"] for c in calls), 3)
         out["median_call_cpu_s"] = round(statistics.median(c["call_cpu_s"] for c in calls), 3)
+        out["median_warm_call_s"] = round(statistics.median(c["warm"]["call_s"] for c in calls), 3)
+        out["median_warm_call_cpu_s"] = round(statistics.median(c["warm"]["call_cpu_s"] for c in calls), 3)
     return out
 
 
