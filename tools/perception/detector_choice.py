@@ -6,11 +6,17 @@ a YOLOv8n trained on HIT-UAV aerial thermal frames: person, car, bicycle, other_
 ``training/thermal_train.py``). A thermal camera writes one grey level per pixel, so a frame that is single-channel
 (or whose colour channels agree, a grey JPEG) goes to the thermal detector; ``Config.detector_domain`` ("rgb" or
 "thermal") overrides the choice.
+
+A weights file may come with score thresholds per class (``<weights>.json`` beside it, key ``score_thresholds``,
+written by ``training/thermal_calibrate.py`` on the validation split): detections are kept from those scores when
+the caller gives no threshold of its own.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +42,22 @@ class DetectorChoice:
     def name(self) -> str:
         """What the detect result reports as the model that answered, e.g. ``"thermal (thermal_detector.pt)"``."""
         return f"{self.domain} ({Path(self.weights).name})"
+
+    def score_thresholds(self) -> dict[str, float]:
+        """Calibrated score threshold per label of these weights ({} when none ship with them)."""
+        return dict(_thresholds(self.weights))
+
+
+@lru_cache(maxsize=8)
+def _thresholds(weights: str) -> tuple[tuple[str, float], ...]:
+    sidecar = Path(weights).with_suffix(".json")
+    if not sidecar.is_file():
+        return ()
+    try:
+        table = json.loads(sidecar.read_text())["score_thresholds"]
+        return tuple((str(k), float(v)) for k, v in table.items())
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ToolError(f"unreadable score thresholds in {sidecar}: {exc}") from exc
 
 
 def image_domain(rgb: np.ndarray, cfg: Config) -> str:
