@@ -7,7 +7,8 @@ the detector is unsure about and under-counts the others. For each class this pi
 (``tools/weights/thermal_detector.json``), which :func:`tools.perception.detect.detect_report` reads when the caller
 gives no threshold.
 
-Run: ``.venv/bin/python -m training.thermal_calibrate --hituav /tmp/hituav [--weights tools/weights/thermal_detector.pt]``
+Run: ``.venv/bin/python -m training.thermal_calibrate --hituav /tmp/hituav [--weights <.pt>]`` (default: the
+shipped ``tools/weights/thermal_detector.pt``; 11 minutes on the shared 2 cores).
 """
 
 from __future__ import annotations

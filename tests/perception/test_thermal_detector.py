@@ -104,15 +104,16 @@ def _voc_count(xml: Path, name: str) -> int:
     return sum(o.findtext("name") == name for o in ET.parse(xml).getroot().iter("object"))
 
 
-def test_shipped_thermal_detector_counts_people_on_a_real_frame(shared_data: Path) -> None:
+def test_shipped_thermal_detector_counts_cars_on_a_real_frame(shared_data: Path) -> None:
+    """Cars, the class the shipped weights count best on HIT-UAV's test split (docs/figures/detect_thermal.json)."""
     try:
         Config.from_env().resolved_thermal_yolo_weights()
     except MissingWeightsError:
         pytest.skip("thermal detector weights not installed")
-    frame = "0_60_90_0_01830"  # 60 m, nadir, 14 Person boxes
+    frame = "0_100_60_0_08194"  # 100 m, 60 deg oblique: 15 Car and 27 Bicycle boxes
     data = shared_data / "hit_uav_thermal"
-    truth = _voc_count(data / "annotations_voc" / f"{frame}.xml", "Person")
+    truth = _voc_count(data / "annotations_voc" / f"{frame}.xml", "Car")
     rep = detect_report(data / "images" / f"{frame}.jpg")
-    counted = sum(d.label == "person" for d in rep.detections)
-    assert rep.model.startswith("thermal") and rep.count_reliable
-    assert abs(counted - truth) <= max(2, 0.2 * truth), (counted, truth)
+    counted = sum(d.label == "car" for d in rep.detections)
+    assert rep.model == "thermal (thermal_detector.pt)" and rep.count_reliable
+    assert abs(counted - truth) <= max(2, 0.15 * truth), (counted, truth)
