@@ -137,23 +137,6 @@ def test_missing_learned_weights_name_the_setting(yell: np.ndarray, tmp_path: Pa
         match_views(yell, yell, method="aliked", config=Config(lightglue_dir=str(tmp_path)))
 
 
-def test_aliked_in_channels_last_layout_finds_what_the_default_layout_finds(yell: np.ndarray) -> None:
-    import copy
-
-    import torch
-
-    from tools.views.matchers_learned import _extract, get_matcher
-
-    m = get_matcher("aliked")
-    rgb = yell[:240, :320]
-    reference = copy.deepcopy(m.extractor).to(memory_format=torch.contiguous_format)  # kornia's own layout
-    with torch.inference_mode():
-        kp, desc = _extract(m, rgb)
-        ref = reference(torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1)[None].float() / 255.0)[0]
-    assert len(kp) == len(ref.keypoints) > 100
-    assert torch.allclose(kp, ref.keypoints, atol=1e-3) and torch.allclose(desc, ref.descriptors, atol=1e-4)
-
-
 def test_learned_code_path_runs_on_random_weights(yell: np.ndarray) -> None:
     from tools.views.matchers_learned import build_matcher, match_learned
 

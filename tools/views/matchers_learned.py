@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from agent.config import Config, MissingWeightsError
-from tools.import_gc import imports_without_gc
 
 LEARNED_METHODS: dict[str, tuple[str, str]] = {
     # method: (extractor weights file, LightGlue weights file)
@@ -25,11 +24,6 @@ LEARNED_METHODS: dict[str, tuple[str, str]] = {
     "aliked_rot": ("aliked-n16rot.pth", "aliked_lightglue.pth"),
     "disk": ("disk-depth-save.pth", "disk_lightglue.pth"),
 }
-# Extractors whose feature maps are kept channels-last (pixel by pixel, all channels together): oneDNN's
-# convolutions and ALIKED's per-pixel descriptor normalisation then read memory in order. ALIKED on a 640x480
-# image, one thread: 1.08 -> 0.84 CPU s, keypoints equal to 1e-4 px; DISK is slower so (2.7 -> 3.1 s) and keeps
-# the default layout.
-CHANNELS_LAST = ("aliked", "aliked_rot")
 MAX_KEYPOINTS = 1024  # per image; LightGlue cost grows ~quadratically with it (2 CPU cores)
 LIGHTGLUE_LAYERS = 9
 # Buffers that kornia derives at construction time and that checkpoints may lack (harmless when missing).
@@ -74,9 +68,8 @@ def _lightglue_state(raw: dict[str, Any]) -> dict[str, Any]:
 
 def build_matcher(method: str, weights_dir: str | None, *, random_init: bool = False) -> LearnedMatcher:
     """Build the kornia modules for ``method`` ("aliked" | "disk"); load weights unless ``random_init``."""
-    with imports_without_gc():  # torch + kornia: ~2 CPU s, 15 % of it the collector's when left running
-        import torch
-        from kornia.feature import ALIKED, DISK, LightGlue
+    import torch
+    from kornia.feature import ALIKED, DISK, LightGlue
 
     if method not in LEARNED_METHODS:
         raise ValueError(f"unknown learned method {method!r}; choose from {sorted(LEARNED_METHODS)}")
@@ -95,8 +88,6 @@ def build_matcher(method: str, weights_dir: str | None, *, random_init: bool = F
         _check_keys(extractor.load_state_dict(ext_state, strict=False), f"{method} extractor ({ext_file})")
         lg_state = _lightglue_state(torch.load(str(lg_file), map_location="cpu", weights_only=True))
         _check_keys(lightglue.load_state_dict(lg_state, strict=False), f"LightGlue ({lg_file})")
-    if method in CHANNELS_LAST:
-        extractor = extractor.to(memory_format=torch.channels_last)
     return LearnedMatcher(method, extractor.eval(), lightglue.eval())
 
 
@@ -115,8 +106,6 @@ def _extract(m: LearnedMatcher, rgb: np.ndarray) -> tuple[Any, Any]:
     import torch
 
     t = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1)[None].float() / 255.0
-    if m.method in CHANNELS_LAST:
-        t = t.contiguous(memory_format=torch.channels_last)
     if m.method in ("aliked", "aliked_rot"):
         f = m.extractor(t)[0]
     else:
