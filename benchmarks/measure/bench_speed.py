@@ -12,9 +12,9 @@
   transport), OpenCV — and computes nothing: no ask in its own process can cost less.
 - oblique: ``tools.views.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
   fails, the learned matcher answers) in a fresh process: the call's wall and CPU seconds (the learned model's
-  loading included) and the whole process; then ``warm``: the same call again in that process with the views,
-  features and matches forgotten (``tools.feature_cache.clear``) but the model kept, as a server or daemon answers
-  a new pair. Target ≤ 5 s.
+  loading included); then ``warm``: the same call again in that process with the views, features and matches
+  forgotten (``tools.feature_cache.clear``) but the model kept, as a server or daemon answers a new pair; and the
+  whole process (both calls). Target ≤ 5 s.
 - detect_4k: ``tools.perception.detect.detect`` on a 4000x2250 photo (tiled), first call (model load included) and
   second call, in a fresh process. Target ≤ 3 s.
 - concurrent: ``--concurrent`` match_views calls at once to ``uav-agent mcp --http`` (its worker processes), over
