@@ -165,3 +165,35 @@ def test_box_cut_by_the_left_border():
     img[201:329, 0:2] = background(seed=5)[201:329, 0:2]   # no left side: the box goes on outside
     text_above_centre(img, (drawn[0] + 60, drawn[1], drawn[2], drawn[3]), "Region 11", CYAN)
     assert_read(img, {11: (0, 200, 120, 330)})
+
+
+def test_digits_on_ground_of_their_own_hue():
+    """Yellow digits and 1 px boxes on sunlit grass: the ground shares the label's hue, the letters stand out of it."""
+    img = background(seed=6)
+    grass = np.clip(img.astype(np.int16) + np.array([-30, 0, -60]), 0, 255).astype(np.uint8)   # yellow-green
+    boxes = {2: (300, 200, 400, 320), 4: (600, 300, 730, 370)}
+    for rid, box in boxes.items():
+        outline(grass, box, YELLOW, 1)
+        digits_above_right(grass, box, str(rid), YELLOW)
+    assert_read(grass, boxes, quality=75)
+
+
+def test_thin_line_greyed_by_jpeg_on_pale_ground():
+    """A 1 px yellow line on pale blue-grey ground keeps little saturation after JPEG's 4:2:0 chroma: still a box."""
+    img = np.clip(background(seed=7).astype(np.int16) // 3 + np.array([120, 125, 150]), 0, 255).astype(np.uint8)
+    boxes = [(250, 200, 380, 300), (600, 150, 700, 330)]
+    for box in boxes:
+        outline(img, box, YELLOW, 1)
+    found = [r.box for r in find_thin_rects(jpeg_roundtrip(img, 70))]
+    assert all(any(iou(f, box) >= 0.9 for f in found) for box in boxes), found
+
+
+def test_narrow_box_under_a_wider_label():
+    """"Region 2" is wider than its box and drawn just above it: the box's sides end at its top line, not in the
+    letters (nor does the box swallow its label)."""
+    img = background(seed=8)
+    boxes = {2: (300, 250, 322, 290), 13: (600, 200, 625, 240)}
+    for (rid, box), colour in zip(boxes.items(), (YELLOW, MAGENTA)):
+        outline(img, box, colour, 1)
+        text_above_centre(img, box, f"Region {rid}", colour, 0.6)
+    assert_read(img, boxes)

@@ -33,6 +33,7 @@ MIN_HEIGHT = 14.0         # px, smallest label height looked for
 REACH = 3.0               # label heights around a box searched for its label
 INK_COS = 0.9            # least cosine between a letter pixel's chroma and the box colour's
 INK_CHROMA = 0.45        # least share of the box colour's chroma a letter pixel keeps
+INK_CONTRAST = 0.3       # least share of the box colour's chroma by which a letter pixel's exceeds its surround's
 INK_TOL = 80.0            # RGB distance of a label's ink from the box's line colour
 WORD_SPACE = 1.2         # label heights: widest space between two words of one label
 WORD_GAP = 0.6            # label heights: gaps between letters of one label that are closed
@@ -93,9 +94,11 @@ def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float
     wx1, wy1 = max(0, x1 - reach), max(0, y1 - reach)
     wx2, wy2 = min(img_w - 1, x2 + reach), min(img_h - 1, y2 + reach)
     win = rgb[wy1:wy2 + 1, wx1:wx2 + 1].astype(np.float32)
-    ink = is_ink(win, np.asarray(rect.colour, np.float32)).astype(np.uint8)
+    ink = is_ink(win, np.asarray(rect.colour, np.float32), _surround(win, height)).astype(np.uint8)
     for other in rects:   # lines are no ink
         _erase_lines(ink, other, (wx1, wy1))
+    # a letter stroke is a run of ink; specks of the picture (sunlit leaves) have fewer than two ink neighbours
+    ink &= (cv2.filter2D(ink, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT) >= 3).astype(np.uint8)
     gap = max(1, int(round(WORD_GAP * height)))
     joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (gap, 1)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
@@ -134,7 +137,14 @@ def words(pieces: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, 
     return merged
 
 
-def is_ink(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def _surround(win: np.ndarray, height: float) -> np.ndarray:
+    """The picture around each pixel of ``win``: the mean over a square two label heights wide (letters are a
+    small share of it)."""
+    k = max(3, int(2 * height) | 1)
+    return cv2.blur(win, (k, k), borderType=cv2.BORDER_REFLECT)
+
+
+def is_ink(pixels: np.ndarray, colour: np.ndarray, surround: np.ndarray | None = None) -> np.ndarray:
     """Pixels of a label drawn in ``colour``: within INK_TOL of it, or of its hue (chroma parts within INK_COS)
     with INK_CHROMA of its chroma (anti-aliased and JPEG-greyed letter strokes), but never a grey or a dull
     colour of the picture."""
@@ -143,7 +153,14 @@ def is_ink(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
     pc, cc = p - p.mean(axis=-1, keepdims=True), colour - colour.mean()
     pn, cn = np.linalg.norm(pc, axis=-1), float(np.linalg.norm(cc))
     hue = (pc @ cc) >= INK_COS * pn * cn
-    return ((d <= INK_TOL) | (hue & (d <= 2 * INK_TOL))) & (pn >= INK_CHROMA * cn)
+    ink = ((d <= INK_TOL) | (hue & (d <= 2 * INK_TOL))) & (pn >= INK_CHROMA * cn)
+    if surround is None or cn < 1.0:
+        return ink
+    # on ground of the label's own hue (yellow digits on sunlit grass) the hue test takes the ground too: a
+    # letter pixel holds more of the colour's chroma than the picture around it, by INK_CONTRAST of that chroma
+    s = surround.astype(np.float32)
+    along = (pc - (s - s.mean(axis=-1, keepdims=True))) @ (cc / cn)
+    return ink & (along >= INK_CONTRAST * cn)
 
 
 def _erase_lines(ink: np.ndarray, rect: Rect, origin: tuple[int, int]) -> None:

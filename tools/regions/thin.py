@@ -19,7 +19,8 @@ picture just beyond it ON BOTH SIDES, and it is straight and axis-aligned. So:
    the colour distance across it; a side under a filled label is kept where proposed), a top that ran up through
    a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands when every side
    inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER) and one side's line is
-   vivid (MIN_VAL, MIN_SAT). Near-identical boxes are one; a box that two found boxes tile is dropped.
+   vivid (MIN_VAL, MIN_SAT) and no line of its colour runs across its inside (two boxes edge to edge, or a side
+   followed on into the label). Near-identical boxes are one.
 
 Boxes are ``(x1, y1, x2, y2)`` inclusive px of the outer edge of the drawn line, clipped to the image.
 """
@@ -54,8 +55,9 @@ DARKER_TOL = 150.0    # most RGB distance of a pixel of the line's hue from the 
 SIDE_COVER = 0.7      # least share of a side's length that shows the rectangle's colour
 FULL_COVER = 0.9      # at least two sides are this complete (a corner alone is no box)
 MIN_VAL = 110         # least brightness (max of RGB) of an outline's colour
-MIN_SAT = 0.33        # least saturation ((max - min) / max of RGB) of an outline's colour
+MIN_SAT = 0.2         # least saturation ((max - min) / max of RGB) of an outline's colour
 SEGMENT_VAL, SEGMENT_SAT = 90, 0.2   # a segment's colour: looser than MIN_VAL / MIN_SAT (JPEG greys thin lines)
+MAX_MET = 2          # lines met on the way looked at as a box's far side
 MAX_SEGMENTS = 300    # longest segments per direction looked at
 TEXT_SHARE = 0.3      # most share in the colour of a row of picture inside a box
 BLUR = 2              # px JPEG adds to a thin line's measured thickness
@@ -208,9 +210,30 @@ def proposals(rgb: np.ndarray, hs: list[Segment], vs: list[Segment]
                 for gap in TRACE_GAPS:
                     far_x = trace(rgb, colour, (int(h[i, 1]), int(h[i, 3])), cx, 1 if right else -1, gap, True)
                     far_y = trace(rgb, colour, (int(v[j, 0]), int(v[j, 2])), cy, 1 if down else -1, gap, False)
-                    out.append(((min(cx, far_x), min(cy, far_y), max(cx, far_x), max(cy, far_y)),
-                                tuple(colour.tolist())))
+                    # the far side may also be a line of the colour met on the way: in a dense overlay a side
+                    # followed on runs into a neighbouring box's line or label
+                    ends_x = _met(v[:, [0, 2]], v[:, [1, 3]], vc, colour, cx, far_x, cy, down)
+                    ends_y = _met(h[:, [1, 3]], h[:, [0, 2]], hc, colour, cy, far_y, cx, right)
+                    for ex in [far_x] + ends_x:
+                        for ey in [far_y] + ends_y:
+                            out.append(((min(cx, ex), min(cy, ey), max(cx, ex), max(cy, ey)),
+                                        tuple(colour.tolist())))
     return list(dict.fromkeys(out))
+
+
+def _met(across: np.ndarray, span: np.ndarray, colours: np.ndarray, colour: np.ndarray, start: int, far: int,
+         corner: int, forward: bool) -> list[int]:
+    """Where perpendicular segments (``across``: their first and last px across; ``span``: along) of ``colour``
+    that begin at the corner's line (``corner``, on the side ``forward`` of it) lie between ``start`` and ``far``:
+    the nearest MAX_MET, at their outer edge."""
+    lo, hi = (start, far) if far >= start else (far, start)
+    begins = np.abs((span[:, 0] if forward else span[:, 1]) - corner) <= CORNER_GAP
+    outer = across[:, 1] if far >= start else across[:, 0]
+    ok = begins & (outer >= lo + MIN_SIDE) & (outer <= hi) if far >= start else (
+        begins & (outer <= hi - MIN_SIDE) & (outer >= lo))
+    ok &= alike_pairs(colours, colour[None])[:, 0]
+    found = sorted(set(int(x) for x in outer[ok]), key=lambda x: abs(x - start))
+    return [x for x in found if x != far][:MAX_MET]
 
 
 def trace(rgb: np.ndarray, colour: np.ndarray, band: tuple[int, int], start: int, step: int, gap: int,
@@ -309,7 +332,7 @@ def find_thin_rects(rgb: np.ndarray) -> list[Rect]:
         if box[2] - box[0] + 1 < MIN_SIDE or box[3] - box[1] + 1 < MIN_SIDE:
             continue
         cover = side_cover(rgb, box, col, thick)
-        if min(cover) < SIDE_COVER or sorted(cover)[-2] < FULL_COVER:
+        if min(cover) < SIDE_COVER or sorted(cover)[-2] < FULL_COVER or crossed(rgb, box, col, thick):
             continue
         found.append(Rect(box, true_colour(rgb, box, thick, col), thick, cover))
     return _distinct(found)
@@ -372,9 +395,29 @@ def vivid(colour: np.ndarray) -> bool:
 def _longest(pieces: list[Segment], axis: int) -> list[Segment]:
     """The MAX_SEGMENTS longest of the ``pieces`` (along ``axis``) whose colour may be an overlay's (a textured
     picture, foliage above all, breaks into thousands of short pieces; outlines are long)."""
-    pieces = [p for p in pieces if _colourful(np.asarray(p.colour, np.float32))]
+    pieces = _joined([p for p in pieces if _colourful(np.asarray(p.colour, np.float32))], axis)
     length = (lambda p: p.x2 - p.x1) if axis == 1 else (lambda p: p.y2 - p.y1)
     return sorted(pieces, key=length, reverse=True)[:MAX_SEGMENTS]
+
+
+def _joined(pieces: list[Segment], axis: int) -> list[Segment]:
+    """``pieces`` with those on one line (same rows of a horizontal line, columns of a vertical one) of alike
+    colour and less than CORNER_GAP px apart joined: a side that the picture or a label broke into short pieces is
+    one long line again, and ranks as long as it is among the MAX_SEGMENTS looked at."""
+    def key(p: Segment) -> tuple[int, int, int]:
+        return (p.y1, p.y2, p.x1) if axis == 1 else (p.x1, p.x2, p.y1)
+
+    out: list[Segment] = []
+    for p in sorted(pieces, key=key):
+        q = out[-1] if out else None
+        if q is not None and key(q)[:2] == key(p)[:2]:
+            gap = p.x1 - q.x2 if axis == 1 else p.y1 - q.y2
+            if gap <= CORNER_GAP and alike_pairs(np.array([q.colour]), np.array([p.colour]))[0, 0]:
+                out[-1] = Segment(q.x1, q.y1, max(q.x2, p.x2), max(q.y2, p.y2),
+                                  tuple(float(v) for v in (np.asarray(q.colour) + np.asarray(p.colour)) / 2))
+                continue
+        out.append(p)
+    return out
 
 
 def _colourful(colour: np.ndarray) -> bool:
@@ -398,20 +441,26 @@ def _distinct(rects: list[Rect]) -> list[Rect]:
     for r in rects:
         if all(_iou(r.box, k.box) < SAME_RECT for k in kept):
             kept.append(r)
-    return [r for r in kept if not _tiled(r.box, [k.box for k in kept if k is not r])]
+    return kept
 
 
-def _tiled(box: tuple[int, int, int, int], others: list[tuple[int, int, int, int]]) -> bool:
-    """Two of ``others`` drawn edge to edge make up ``box`` (their outlines close it too): it is no box."""
-    g = CORNER_GAP
-    inside = [o for o in others if o[0] >= box[0] - g and o[1] >= box[1] - g and o[2] <= box[2] + g
-              and o[3] <= box[3] + g]
-    for a in inside:
-        for b in inside:
-            across = (_near(a[0], box[0]) and _near(b[2], box[2]) and _near(a[2], b[0])
-                      and all(_near(o[1], box[1]) and _near(o[3], box[3]) for o in (a, b)))
-            down = (_near(a[1], box[1]) and _near(b[3], box[3]) and _near(a[3], b[1])
-                    and all(_near(o[0], box[0]) and _near(o[2], box[2]) for o in (a, b)))
-            if a is not b and (across or down):
-                return True
-    return False
+def crossed(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarray, thick: int) -> bool:
+    """A line of the box's colour runs across its inside, from side to side: what was taken for one box is two
+    drawn edge to edge, or a box whose side was followed on into its label above or below it."""
+    x1, y1, x2, y2 = box
+    m = thick + BLUR
+    inside = rgb[y1 + m:y2 - m + 1, x1 + m:x2 - m + 1]
+    if inside.shape[0] < 3 or inside.shape[1] < 3:
+        return False
+    near = alike(inside, colour)
+    return _line_across(near.mean(axis=1)) or _line_across(near.mean(axis=0))
+
+
+def _line_across(share: np.ndarray) -> bool:
+    """Some row (column) of ``share`` (each row's share of pixels in a colour) is a line in it: near-full, with
+    little of the colour LINE_REACHES[-1] px to either side (a picture in a hue near the colour is an area)."""
+    r = LINE_REACHES[-1]
+    if len(share) <= 2 * r:
+        return False
+    mid = share[r:-r]
+    return bool(((mid >= FULL_COVER) & (np.maximum(share[:-2 * r], share[2 * r:]) <= TEXT_SHARE)).any())

@@ -22,6 +22,7 @@ SURE = 0.95        # recognizer confidence from which a thin rectangle's read ov
 SIDE_TOL = 3.0     # px within which two boxes' sides are one line
 INSIDE_SHARE = 0.8  # share of a box's area inside another from which it may be a piece of it
 THIN_EDGE = 2      # px: a labelled box found on an outline this thin takes the thin finder's outer edge
+UNSURE_GAP = 0.05  # confidence by which a sure thin read outreads an unconfirmed holder of its id
 SAME_PLACE = 0.7   # IoU from which a thin rectangle and a box of the first pass are one box
 
 
@@ -35,12 +36,16 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
     marks = read_marks(rgb, rects)
     taken = {r.id for r in regions if r.id >= 0}
     out = list(regions)
-    for rect, mark in zip(rects, marks):
+    for rect in rects:
         _outer_edge(rect, out)
-        if mark is None or mark.id is None or (allowed is not None and mark.id not in allowed):
-            continue
+    pending = [(rect, mark) for rect, mark in zip(rects, marks)
+               if mark is not None and mark.id is not None and (allowed is None or mark.id in allowed)]
+    # a read whose id an unsure first read holds waits for the other reads, one of which may take that box
+    for rect, mark in pending + pending:
         same = [r for r in out if iou(r.bbox, rect.box) >= SAME_PLACE]
-        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE) for r in same) or mark.id in taken:
+        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE) for r in same):
+            continue
+        if mark.id in taken and not _outread(mark, [r for r in out if r.id == mark.id], same):
             continue
         others = [r for r in out if all(r is not o for o in same)]
         if _label_taken(mark.label_box, others) or _piece_of_other(rect.box, others):
@@ -55,6 +60,18 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
         else:
             out.append(make(mark.id, box, mark.text, round(mark.confidence, 3), None, list(mark.label_box)))
     return out
+
+
+def _outread(mark: Any, holders: list[Any], same: list[Any]) -> bool:
+    """An id is one box's: a sure read takes it from the one other box that holds it by a read UNSURE_GAP less
+    sure and unconfirmed (two labels read as one number; the other box is left unlabeled)."""
+    if len(holders) != 1 or any(h is r for h in holders for r in same):
+        return False
+    holder = holders[0]
+    if holder.confirmed or mark.confidence < SURE or holder.confidence > mark.confidence - UNSURE_GAP:
+        return False
+    holder.relabel(-1, "", 0.0, None)
+    return True
 
 
 def _outer_edge(rect: Rect, regions: list[Any]) -> None:
