@@ -6,8 +6,10 @@ inside) or marker (a circle or square at the box's centre, Set-of-Mark). All of 
 colour near one of a few anchor points of the box, so one mechanism serves them:
 
 1. Ink: pixels near the box (within REACH label heights) whose colour lies within INK_TOL of the box's line
-   colour, minus the box's own lines; letters are joined into words by closing gaps narrower than WORD_GAP label
-   heights; a filled tag or marker is one piece with the text as holes.
+   colour (or of its hue) and holds more of its chroma than the picture around them (INK_CONTRAST: on ground of
+   the label's own hue, sunlit grass under yellow digits, the hue alone takes the ground too), minus the box's
+   own lines and specks with fewer than two ink neighbours; letters are joined into words by closing gaps narrower
+   than WORD_GAP label heights; a filled tag or marker is one piece with the text as holes.
 2. Place: each piece's distance from the anchor of each placement in PLACES (e.g. its bottom centre from the
    box's top centre), in label heights; every box takes the piece nearest to one of its anchors, one piece per box
    (``scipy.optimize.linear_sum_assignment``), within MAX_COST.

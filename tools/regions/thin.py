@@ -9,18 +9,22 @@ picture just beyond it ON BOTH SIDES, and it is straight and axis-aligned. So:
    pixels LINE_REACHES px above and below it (left and right), those two being more alike each other than either
    is to it, and whose own colour is chromatic (MIN_CHROMA). Filled areas (tags, markers) differ on one side only
    and drop out; so do edges and ramps between two areas.
-2. Segments: runs of such pixels at least MIN_SEGMENT px long (a morphological opening), the MAX_SEGMENTS longest
-   of an overlay-like colour per direction (foliage breaks into thousands of short ones).
+2. Segments: runs of such pixels at least MIN_SEGMENT px long (a morphological opening), pieces of one line less
+   than CORNER_GAP apart joined (:func:`_joined`), the MAX_SEGMENTS longest of an overlay-like colour per direction
+   (foliage breaks into thousands of short ones).
 3. Proposals (:func:`proposals`): where a horizontal and a vertical segment of one colour meet (at their ends, or
    one's end on the other) the corner proposes a box; each line is followed in its colour from the corner to
    where it ends (:func:`trace`), across short breaks or one a label's width, so the other sides may hide under a
-   label or lie beyond the image border.
+   label or lie beyond the image border; the nearest perpendicular lines of the colour met on the way are far
+   sides too (in a dense overlay a line followed on runs into a neighbour's line or label).
 4. Each side is snapped to the outer edge of the line drawn there (:func:`snap_sides`: half-way down the dip of
-   the colour distance across it; a side under a filled label is kept where proposed), a top that ran up through
-   a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands when every side
-   inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER) and one side's line is
-   vivid (MIN_VAL, MIN_SAT) and no line of its colour runs across its inside (two boxes edge to edge, or a side
-   followed on into the label). Near-identical boxes are one.
+   the colour distance across it, one px in where the line's brightness ends before its colour, as JPEG keeps
+   brightness at full resolution and colour at half; a side under a filled label is kept where proposed), a top
+   that ran up through a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands
+   when every side inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER), one
+   side's line is vivid (MIN_VAL, MIN_SAT: low, as JPEG greys a 1 px line to a saturation of 0.2-0.3) and no line
+   of its colour runs across its inside (:func:`crossed`: two boxes drawn edge to edge, or a side followed on into
+   its label). Near-identical boxes are one.
 
 Boxes are ``(x1, y1, x2, y2)`` inclusive px of the outer edge of the drawn line, clipped to the image.
 """
@@ -60,6 +64,8 @@ SEGMENT_VAL, SEGMENT_SAT = 90, 0.2   # a segment's colour: looser than MIN_VAL /
 MAX_MET = 2          # lines met on the way looked at as a box's far side
 MAX_SEGMENTS = 300    # longest segments per direction looked at
 TEXT_SHARE = 0.3      # most share in the colour of a row of picture inside a box
+LUMA = np.array([0.299, 0.587, 0.114], np.float32)   # brightness (JPEG's Y) of an RGB pixel
+LUMA_CONTRAST = 20.0  # least brightness step from a line to the picture beyond it for its edge to be read in Y
 BLUR = 2              # px JPEG adds to a thin line's measured thickness
 FILL_SHARE = 0.8      # share of a row across a box in its colour from which the row is a filled label's
 MIN_SIDE = 12         # px, shortest side of a box
@@ -378,12 +384,33 @@ def snap_sides(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarr
             b += 1
         if b - a + 1 > LINE_REACH + 1:   # a band of colour (a filled label, a mask), not a thin line
             return None
+        # where the line's brightness ends short of its colour, the colour's last px is JPEG's spread of it
+        edge = _luma_edge(np.median(band @ LUMA, axis=1), k, outward)
+        if edge is not None and outward < 0 and a < min(edge, k):
+            a += 1
+        elif edge is not None and outward > 0 and b > max(edge, k):
+            b -= 1
         sides.append((lo + (a if outward < 0 else b), b - a + 1))
         hues.append(np.median(band[k], axis=0))
     (top, t1), (bottom, t2), (left, t3), (right, t4) = sides
     if not any(vivid(c) for c in hues):
         return None
     return (left, top, right, bottom), max(t1, t2, t3, t4)
+
+
+def _luma_edge(luma: np.ndarray, k: int, outward: int) -> int | None:
+    """The outer edge of the line at ``k`` of a profile of brightness across it (``outward``: -1 towards index 0):
+    the last px nearer the line's brightness than the picture's beyond it. JPEG keeps brightness at full resolution
+    but colour at half, so a thin line's colour spreads a pixel out where its brightness does not; None where the
+    line is about as bright as the picture (its colour tells them apart)."""
+    end = 0 if outward < 0 else len(luma) - 1
+    contrast = abs(float(luma[end]) - float(luma[k]))
+    if contrast < LUMA_CONTRAST:
+        return None
+    i = k
+    while i != end and abs(float(luma[i + outward]) - float(luma[k])) < contrast / 2:
+        i += outward
+    return i
 
 
 def vivid(colour: np.ndarray) -> bool:

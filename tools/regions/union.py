@@ -3,8 +3,9 @@
 The colour-level pass (:mod:`tools.regions.colours` and what follows it) finds outlines whose pixels stay near-pure
 after JPEG; thin (1-3 px) outlines lose their saturation to chroma subsampling and are found by their line profile
 instead (:mod:`tools.regions.thin`), their labels by where renderers put them (:mod:`tools.regions.marks`). A
-thin rectangle's read is taken where the first pass has no labelled box there and its id is not taken: it labels
-an unlabeled box found there, or comes in as a new region.
+thin rectangle's read is taken where the first pass has no labelled box there and its id is not taken (or held by
+one unconfirmed read less sure than it, which gives it up): it labels an unlabeled box found there, or comes in as
+a new region. Reads whose id is held wait for the others, which may relabel the holder's box.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
     # a read whose id an unsure first read holds waits for the other reads, one of which may take that box
     for rect, mark in pending + pending:
         same = [r for r in out if iou(r.bbox, rect.box) >= SAME_PLACE]
-        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE) for r in same):
+        # a read that finds only some of the digits another read found there read a label cut short
+        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE or _cut_short(mark.id, r.id)) for r in same):
             continue
         if mark.id in taken and not _outread(mark, [r for r in out if r.id == mark.id], same):
             continue
@@ -60,6 +62,11 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
         else:
             out.append(make(mark.id, box, mark.text, round(mark.confidence, 3), None, list(mark.label_box)))
     return out
+
+
+def _cut_short(rid: int, other: int) -> bool:
+    """``rid``'s digits are a part of ``other``'s ("7" of "17")."""
+    return rid != other and str(rid) in str(other)
 
 
 def _outread(mark: Any, holders: list[Any], same: list[Any]) -> bool:
@@ -81,8 +88,15 @@ def _outer_edge(rect: Rect, regions: list[Any]) -> None:
     if rect.thick > THIN_EDGE:
         return
     for r in regions:
-        if r.id >= 0 and iou(r.bbox, rect.box) >= SAME_PLACE:
+        # an outer edge never lies inside the line's centre: a box found within is another shape
+        if r.id >= 0 and iou(r.bbox, rect.box) >= SAME_PLACE and _encloses(rect.box, r.bbox):
             r.bbox = [float(v) for v in rect.box]
+
+
+def _encloses(outer: Any, inner: Any) -> bool:
+    """``outer`` holds ``inner`` (to half a pixel)."""
+    return (outer[0] <= inner[0] + 0.5 and outer[1] <= inner[1] + 0.5 and outer[2] >= inner[2] - 0.5
+            and outer[3] >= inner[3] - 0.5)
 
 
 def _label_taken(label: Any, regions: list[Any]) -> bool:
