@@ -10,7 +10,9 @@ Per side, a strip of pixels across the line is taken along the middle half of th
 where labels and tags sit). The line's column is the most saturated one within ``SEEK`` px of the found side (the
 overlay colours are saturated); its colour is the median there. A column further out is line while, on most rows,
 its pixel is nearer the line's colour than the background ``REACH`` px out on that row (half-way in colour is the
-edge of a line blurred by JPEG); walking inward likewise gives the inner edge. A side whose outward walk is longer
+edge of a line blurred by JPEG); walking inward likewise gives the inner edge. The outermost column so taken is
+dropped where its brightness is nearer the background's than the line's (JPEG keeps brightness at full resolution
+and colour at half: a thin line's colour spreads a column further than its brightness). A side whose outward walk is longer
 than its inward walk + 1 has something of its colour glued outside it (a filled tag, a neighbouring box's line):
 its outer edge is put one line width (the median over the box's sides) out from its inner edge.
 """
@@ -26,6 +28,8 @@ REACH = 12        # px out from the line where the background beside it is sampl
 MIN_ROWS = 3      # fewest rows across a side to measure it on
 LINE_SHARE = 0.5  # share of a column's rows nearer the line's colour than the background for it to be line
 CONTRAST = 40.0   # least RGB distance between line and background for a row to tell them apart
+LUMA = np.array([0.299, 0.587, 0.114], np.float32)   # brightness (JPEG's Y) of an RGB pixel
+LUMA_CONTRAST = 20.0  # least brightness step from line to background for the line's edge to be read in it
 MIN_CHROMA = 60.0  # least mean saturation (max - min of RGB) of a column taken for a drawn line
 
 
@@ -100,8 +104,20 @@ def _walk(img: np.ndarray, pos: float, along: np.ndarray, sign: int, rows: bool,
         while lo <= c <= hi and (far is None or abs(c - best) < reach) and _is_line(strip, c - lo, colour, far, lo):
             n += 1
             c += direction
+        if direction == sign and n > 0 and far is not None and _brighter_spread(strip, best - lo, c - direction - lo,
+                                                                               far - lo):
+            n -= 1
         counts.append(n)
     return float(best), float(counts[0]), float(counts[1])
+
+
+def _brighter_spread(strip: np.ndarray, line: int, last: int, far: int) -> bool:
+    """The outermost column taken for line (``last``) is nearer the background's brightness (column ``far``) than
+    the line's (``line``), where the two differ by LUMA_CONTRAST: JPEG keeps brightness at full resolution and
+    colour at half, so a thin line's colour spreads a column further than its brightness."""
+    luma = np.median(strip[[line, last, far]] @ LUMA, axis=1)
+    contrast = abs(float(luma[2] - luma[0]))
+    return contrast >= LUMA_CONTRAST and abs(float(luma[1] - luma[0])) > contrast / 2
 
 
 def _is_line(strip: np.ndarray, col: int, colour: np.ndarray, far: int | None, lo: int) -> bool:

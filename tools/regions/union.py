@@ -45,7 +45,7 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
     for rect, mark in pending + pending:
         same = [r for r in out if iou(r.bbox, rect.box) >= SAME_PLACE]
         # a read that finds only some of the digits another read found there read a label cut short
-        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE or _cut_short(mark.id, r.id)) for r in same):
+        if any(r.id >= 0 and (r.confirmed or mark.confidence < SURE or _cut_short(mark.id, r, out)) for r in same):
             continue
         if mark.id in taken and not _outread(mark, [r for r in out if r.id == mark.id], same):
             continue
@@ -64,9 +64,11 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
     return out
 
 
-def _cut_short(rid: int, other: int) -> bool:
-    """``rid``'s digits are a part of ``other``'s ("7" of "17")."""
-    return rid != other and str(rid) in str(other)
+def _cut_short(rid: int, reg: Any, regions: list[Any]) -> bool:
+    """``rid``'s digits are a part of ``reg``'s id ("7" of "17"), an id no larger than another region's of the
+    image (renderers number regions from 0 or 1 up: a longer read far above them, "92" of "2", read noise)."""
+    others = [r.id for r in regions if r.id >= 0 and r is not reg]
+    return rid != reg.id and str(rid) in str(reg.id) and bool(others) and reg.id <= max(others)
 
 
 def _outread(mark: Any, holders: list[Any], same: list[Any]) -> bool:
