@@ -25,6 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.measure.bench_detect_thermal import iou
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "hit_uav_thermal"
 SETTINGS = {"conf0.25": dict(conf=0.25, tile=None, scale=1), "conf0.05": dict(conf=0.05, tile=None, scale=1),
@@ -35,15 +37,6 @@ def person_boxes(name: str) -> np.ndarray:
     root = ET.parse(DATA / "annotations_voc" / f"{name}.xml").getroot()
     return np.array([[float(o.find("bndbox").find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
                      for o in root.iter("object") if o.find("name").text == "Person"]).reshape(-1, 4)
-
-
-def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, M) intersection over union of boxes a (N, 4) and b (M, 4)."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area = lambda x: np.prod(x[:, 2:] - x[:, :2], axis=1)  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter)
 
 
 def run_setting(frames: list[str], conf: float, tile: str | None, scale: int) -> dict:
