@@ -23,13 +23,13 @@ import math
 import os
 import statistics
 import time
-import xml.etree.ElementTree as ET
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.synth.camera import PinholeCamera
+from benchmarks.measure.bench_detect import iou, person_boxes
 from tools.geometry.ground import CameraGeometry, rank_by_distance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,21 +131,6 @@ def ranking_figures(n_scenes: int, seed: int = 7) -> dict:
     return out
 
 
-def _person_boxes(name: str) -> np.ndarray:
-    root = ET.parse(DATA / "annotations_voc" / f"{name}.xml").getroot()
-    return np.array([[float(o.find("bndbox").find(k).text) for k in ("xmin", "ymin", "xmax", "ymax")]
-                     for o in root.iter("object") if o.find("name").text == "Person"]).reshape(-1, 4)
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, M) IoU of boxes a (N, 4) and b (M, 4)."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area = lambda x: np.prod(x[:, 2:] - x[:, :2], axis=1)  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter)
-
-
 def detector_figures(speed_runs: int) -> dict:
     import cv2
 
@@ -172,7 +157,7 @@ def detector_figures(speed_runs: int) -> dict:
     for label, s in settings.items():
         n_gt = hits50 = hits30 = n_det = tp50 = 0
         for name in frames:
-            gt = _person_boxes(name)
+            gt = person_boxes(name)
             if len(gt) == 0:
                 continue
             img = load_image(DATA / "images" / f"{name}.jpg")
@@ -180,7 +165,7 @@ def detector_figures(speed_runs: int) -> dict:
                 img = cv2.resize(img, None, fx=s["scale"], fy=s["scale"], interpolation=cv2.INTER_CUBIC)
             dets = detect(img, conf=s["conf"], tile=s["tile"])
             pred = np.array([d.bbox for d in dets]).reshape(-1, 4) / s["scale"]
-            iou = _iou(gt, pred) if len(pred) else np.zeros((len(gt), 0))
+            iou = iou(gt, pred) if len(pred) else np.zeros((len(gt), 0))
             n_gt += len(gt)
             n_det += len(pred)
             hits50 += int((iou.max(axis=1, initial=0) >= 0.5).sum())

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tools.common import jpeg_roundtrip
+from tools.regions.geom import pixel_iou
 from tools.regions.pipeline import read_regions
 from tools.regions.thin import find_thin_rects
 
@@ -75,22 +76,13 @@ def marker(img: np.ndarray, box: Box, text: str, colour, ink, scale: float = 0.5
     cv2.putText(img, text, (cx - w // 2, cy + h // 2), FONT, scale, ink, 1, cv2.LINE_AA)
 
 
-def iou(a, b) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0]) + 1
-    ih = min(a[3], b[3]) - max(a[1], b[1]) + 1
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return inter / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - inter)
-
-
 def assert_read(img: np.ndarray, truth: dict[int, Box], quality: int = 80) -> None:
     """Every drawn region comes back with its id and IoU >= 0.9 (outer edges), and nothing else."""
     got = read_regions(jpeg_roundtrip(img, quality))
     by_id = {r.id: r.bbox for r in got}
     assert set(by_id) == set(truth), f"ids {sorted(by_id)} != {sorted(truth)}"
     for rid, box in truth.items():
-        assert iou(by_id[rid], box) >= 0.9, f"region {rid}: {by_id[rid]} vs {box}"
+        assert pixel_iou(by_id[rid], box) >= 0.9, f"region {rid}: {by_id[rid]} vs {box}"
 
 
 def test_suav_text_above_thin_box_id_zero():
@@ -107,7 +99,7 @@ def test_one_pixel_box_is_found_with_its_outer_edge():
     box = (300, 200, 420, 290)
     outline(img, box, YELLOW, 1)
     found = [r.box for r in find_thin_rects(jpeg_roundtrip(img, 70))]
-    assert any(iou(f, box) >= 0.9 for f in found), found
+    assert any(pixel_iou(f, box) >= 0.9 for f in found), found
 
 
 @pytest.mark.parametrize("inside,ink", [(False, WHITE), (True, BLACK)])
@@ -185,7 +177,7 @@ def test_thin_line_greyed_by_jpeg_on_pale_ground():
     for box in boxes:
         outline(img, box, YELLOW, 1)
     found = [r.box for r in find_thin_rects(jpeg_roundtrip(img, 70))]
-    assert all(any(iou(f, box) >= 0.9 for f in found) for box in boxes), found
+    assert all(any(pixel_iou(f, box) >= 0.9 for f in found) for box in boxes), found
 
 
 def test_narrow_box_under_a_wider_label():

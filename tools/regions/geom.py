@@ -71,6 +71,17 @@ def enclosed(crop: np.ndarray) -> np.ndarray:
     return np.isin(lab, border, invert=True)[1:-1, 1:-1] & ~crop
 
 
+def pixel_iou(a: Sequence[int], b: Sequence[int]) -> float:
+    """Intersection over union of two integer boxes [x1, y1, x2, y2] whose corners are pixels of the box (inclusive:
+    a box from x 10 to 12 is 3 px wide), the convention of boxes found as runs of drawn pixels."""
+    iw = min(a[2], b[2]) - max(a[0], b[0]) + 1
+    ih = min(a[3], b[3]) - max(a[1], b[1]) + 1
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - inter)
+
+
 def drawn_extent(mask: np.ndarray, pad: int = EXTENT_PAD) -> tuple[int, int, tuple[slice, slice]] | None:
     """(x0, y0, slices) of the part of an (H, W) mask that holds its drawn pixels, with ``pad`` px around (clipped
     to the image); None when nothing is drawn. Working on that part alone is faster, and when ``pad`` exceeds every

@@ -29,6 +29,7 @@ import dataclasses
 
 import numpy as np
 
+from tools.regions.geom import pixel_iou
 from tools.regions.strokes import (CORNER_GAP, LINE_REACH, LINE_REACHES, Segment, alike, alike_pairs, line_pixels,
                                    longest, segments)
 
@@ -300,21 +301,12 @@ def vivid(colour: np.ndarray) -> bool:
     return hi >= MIN_VAL and (hi - lo) >= MIN_SAT * hi
 
 
-def _iou(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0]) + 1
-    ih = min(a[3], b[3]) - max(a[1], b[1]) + 1
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return inter / ((a[2] - a[0] + 1) * (a[3] - a[1] + 1) + (b[2] - b[0] + 1) * (b[3] - b[1] + 1) - inter)
-
-
 def _distinct(rects: list[Rect]) -> list[Rect]:
     """One rectangle per group of near-identical proposals: the best covered, then the largest."""
     rects = sorted(rects, key=lambda r: (-sum(r.cover), -(r.box[2] - r.box[0]) * (r.box[3] - r.box[1])))
     kept: list[Rect] = []
     for r in rects:
-        if all(_iou(r.box, k.box) < SAME_RECT for k in kept):
+        if all(pixel_iou(r.box, k.box) < SAME_RECT for k in kept):
             kept.append(r)
     return kept
 
