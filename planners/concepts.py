@@ -40,7 +40,7 @@ C = {
                  r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
-                 r"\bcover(s|ed)? (on the ground|of ground)",
+                 r"\bcover(s|ed)? (on the ground|of ground)|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
            r"(" + UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (pixel|px)\b|pixel size|"
            r"\bresolution\b|pixel (spacing|footprint|pitch)",
@@ -62,7 +62,9 @@ C = {
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
                r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
     "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
-            r"(looking|pointing|pointed|facing|aimed) (straight )?down|at -?90|\bhorizon\b|at an angle|\bpitch(ed)?\b",
+            r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
+            r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
+            r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
@@ -70,13 +72,17 @@ C = {
     "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"
                    r"\b(standing|stand) at the\b|\bfrom you\b|\bto you\b|\byour (position|view|viewpoint)\b",
     "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
-                   r"picture|frame|ground|patch|area|scene)|\bhow (wide|tall|long|big) is (the|a|an) (?!drone|aircraft|"
-                   r"camera|uav|image|photo|picture|frame|ground|patch|area|scene)",
+                   r"picture|frame|ground|patch|area|scene|lens|sensor|pixel|strip|swath|stretch|footprint|view)|"
+                   r"\bhow (wide|tall|long|big) is (the|a|an|one|each) (?!drone|aircraft|camera|uav|image|photo|picture|"
+                   r"frame|ground|patch|area|scene|pixel|strip|swath|stretch|footprint|view)",
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
-                      r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b",
+                      r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
+                      r"\b(match|pair|link|associate)( up)? (the |all )?(regions|boxes|labels|marks|ids)\b",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
-    "camera_info": r"focal length|camera model|which camera|\bexif\b|\bmetadata\b|\bgps\b|lens",
+    "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) model\b|which camera|\bexif\b|\bmetadata\b|"
+                   r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) (sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
+                   r"(was used|took|shot|captured|recorded|is it|was it)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"

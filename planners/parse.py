@@ -125,7 +125,7 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 
     if n >= 2 and (parse_options(t) or re.search(r"\boptions?\b|\bletter\b|\b[a-e]-[a-e]\b", t)) or (
             n >= 3 and re.search(r"ground[- ](level |view )?(image|photo|picture|view)", t)) or re.search(
-            r"\buav\s*\d\b|\bdrone\s*\d\b|\bwhich (uav|drone)s?\b", t):
+            r"\buav\s*\d\b|\bdrone\s*\d\b|\bwhich (uav|drone)s?\b", t) and not (n == 1 and has("camera_info", t)):
         return make(Ask.CHOICE, why="options given, or several drones compared")
     if n >= 2 and re.search(r"\bvideo\b|temporal order", t):
         return make(Ask.MOTION, form="label", why="how the drone moved over the frames")
@@ -327,8 +327,9 @@ def _quality_expect(t: str) -> str:
     return "any"
 
 
-TILT_NADIR = r"straight down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down"
-TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir"
+TILT_NADIR = (r"straight down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down|\boverhead\b|"
+              r"perpendicular|bird'?s[- ]eye|at the (ground|floor)")
+TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir|\bslant|\bskew|looking across"
 
 
 def _tilt_expect(t: str) -> str:

@@ -204,6 +204,19 @@ MORE_PHRASINGS: list[tuple[str, int, str, str | None]] = [  # (ask, images, ques
     ('transfer', 2, 'Which labelled box in the second photo contains the place I marked in the first photo?', None),
     ('semantic', 1, 'What sort of vegetation is in this image?', None),
     ('semantic', 1, 'Which regions contain trees?', None),
+    # synonyms of each concept: overhead/slanted views, camera-model questions, pixels and strips of ground are not
+    # objects to be measured, pairing verbs for correspondences
+    ('tilt', 1, 'Overhead view, or slanted?', None),
+    ('tilt', 1, "Is this a bird's-eye shot?", None),
+    ('tilt', 1, 'Was the lens aimed at the ground or looking across the landscape?', None),
+    ('tilt', 1, 'Is the optical axis perpendicular to the terrain here?', None),
+    ('camera', 1, 'Which drone took this picture?', None),
+    ('camera', 1, 'What is the focal length of the lens used here?', None),
+    ('camera', 1, 'Tell me the camera model.', None),
+    ('gsd', 1, 'How large is one pixel on the terrain?', None),
+    ('footprint', 1, 'How long and how wide is the swath of ground in this picture?', None),
+    ('correspondence', 2, 'Link the boxes of photo 1 with the boxes of photo 2 that show the same thing.', None),
+    ('correspondence', 2, 'Please pair up the regions shared by the two pictures.', None),
 ]
 
 
