@@ -14,6 +14,7 @@ from planners.conventions import parse_conventions
 from planners.execute import OPERATIONS, capture_clock, capture_distance, geometry
 from planners.plans import (UNLABELED_ANSWER, Evidence, clock_strategy, found, rank_strategy, read_regions, undecided,
                             unlabeled_block_full_ranking, unlabeled_boxes)
+from planners.parse import SLANT
 from planners.program import Ask, Program
 from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext
@@ -110,6 +111,8 @@ def _centre(box: list[float]) -> tuple[float, float]:
 
 async def region_distance(ctx: ToolContext, p: Program) -> Evidence:
     ids = p.regions()[:2]
+    if len(ids) == 1 and any(r.kind == "camera" for r in p.operands):
+        return await drone_to_region(ctx, p, ids[0])
     if len(ids) < 2:
         return undecided("a ground distance between regions needs two regions (e.g. 'region 3 and region 5')")
     regions, _, _ = await read_regions(ctx, 0, ids)
@@ -125,6 +128,30 @@ async def region_distance(ctx: ToolContext, p: Program) -> Evidence:
     (ax, ay), (bx, by) = _centre(regions[ids[0]]["bbox"]), _centre(regions[ids[1]]["bbox"])
     metres = math.hypot(bx - ax, by - ay) * float(g["gsd_m_per_px"])
     note = "centre to centre, assuming a straight-down view" if g.get("view") is None else "centre to centre"
+    return found({"metres": metres, "unit": p.conventions.unit or "m"}, 0.8, note)
+
+
+async def drone_to_region(ctx: ToolContext, p: Program, rid: int) -> Evidence:
+    """Distance from the drone to a region of a straight-down photo: horizontal = the region centre's offset from
+    the image centre (the nadir point) times the GSD; the straight-line distance also climbs the altitude."""
+    regions, _, _ = await read_regions(ctx, 0, [rid])
+    if rid not in regions:
+        return undecided(f"region {rid} could not be read in the image")
+    g = await geometry(ctx, p)
+    if g.get("view") == "oblique":
+        return undecided("the photo is oblique: the distance from the drone needs a straight-down view here")
+    if g.get("gsd_m_per_px") is None or g.get("width") is None or g.get("height") is None:
+        why = (g.get("missing") or {}).get("gsd_m_per_px") or "no altitude and lens, or ground width, known"
+        return undecided(f"the distance from the drone needs the ground sampling distance: {why}")
+    cx, cy = _centre(regions[rid]["bbox"])
+    metres = math.hypot(cx - float(g["width"]) / 2.0, cy - float(g["height"]) / 2.0) * float(g["gsd_m_per_px"])
+    note = "horizontal, from the point below the drone (the image centre of a straight-down photo)"
+    if re.search(SLANT, (p.question or "").lower()):
+        if g.get("altitude_m") is None:
+            return undecided("the straight-line distance from the drone needs its altitude above the ground")
+        metres, note = math.hypot(metres, float(g["altitude_m"])), "straight line from the camera"
+    if g.get("view") is None:
+        note += ", assuming a straight-down view"
     return found({"metres": metres, "unit": p.conventions.unit or "m"}, 0.8, note)
 
 

@@ -148,6 +148,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.ORDER, why="regions by distance")
         if has("distance", t) and len(regions) >= 2:
             return make(Ask.DISTANCE, why="ground distance between regions")
+        if has("distance", t) and len(regions) == 1 and re.search(DRONE, t):
+            return make(Ask.DISTANCE, [*regions, Referent(kind="camera", image=1)],
+                        why="ground distance from the drone to a region")
         if has("side", t) and len(regions) >= 2 and not has("semantic", t):
             either = re.search(r"\b(left|right|above|below|ahead|behind) or\b|\b(which|what) side\b", t)
             return make(Ask.SIDE, form="yes_no" if yes_no and not either else "label",
@@ -211,6 +214,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
                                   "footprint, GSD, count, overlap, motion, quality or tilt question)"]
     return p
 
+
+DRONE = r"\b(drone|uav|aircraft|quadcopter|camera|copter|platform|nadir point)\b"
+SLANT = r"straight[- ]line|line of sight|\bslant\b|\bdirect(ly)?\b|\b3-?d\b|through the air|\blens\b"
 
 IMAGE_CENTRE = (r"\b(centre|middle) (point )?of (the|this) ([a-z'-]+ ){0,2}(image|photo|picture|frame|tile|shot|"
                 r"orthophoto)|\b(image|photo|picture|frame|tile|shot)('s)? (centre|middle)\b|"

@@ -86,7 +86,9 @@ def stated_values(text: str) -> tuple[Stated, str]:
         ("sensor_width_mm", _NUM + r"\s*mm[\s-]*(?:wide\s+)?sensor(?:\s+width)?|sensor(?:\s+width)?\s*(?:of|is|=|:)?\s*"
          + _NUM + r"\s*mm"),
         ("focal_px", r"focal(?: length)?\D{0,12}?" + _NUM + r"\s*(?:px|pixels)"),
-        ("ground_width_m", r"(?:is|spans|covers)\s+" + _NUM + r"\s*" + _LEN + r"\s+(?:across|wide)"),
+        ("ground_width_m", r"(?:is|spans|covers)\s+" + _NUM + r"\s*" + _LEN
+         + r"\s+(?:of\s+(?:ground|terrain|land)\s+)?(?:across|wide)|(?:ground|image|photo|footprint)\s+width\s*"
+         r"(?:of\s+|is\s+|=\s*|:\s*)?" + _NUM + r"\s*" + _LEN),
         ("ground_elevation_m", r"(?:ground|terrain|site)\s+(?:elevation|altitude|level|height)\s+(?:of\s+|is\s+|at\s+"
          r"|=\s*)?(?:about\s+)?" + _NUM + r"\s*" + _LEN + r"(?:\s+(?:above sea level|asl|amsl))?"),
         ("pitch_deg", r"(?:pitch(?:ed)?|gimbal|camera)\s+(?:at\s+|of\s+)?(-?\s?" + r"\d+(?:\.\d+)?)\s*degrees"),

@@ -166,3 +166,26 @@ def test_where_the_second_photo_was_taken_from_a_rotated_copy_with_its_old_tags(
     a = agent.ask([rotated_copy(pa, tmp_path / "a.jpg", 1), pb],
                   "In which clock direction was the second photo taken, seen from the first (12 = its top)?")
     assert a.text == f"{want} o'clock", a.reason
+
+
+def test_distance_from_the_drone_to_a_region_of_a_straight_down_photo(agent):
+    """Horizontal: the region centre's offset from the image centre (the point below a straight-down camera) times
+    the stated ground width per pixel; straight-line: that and the stated altitude as the two legs."""
+    from pathlib import Path
+
+    import cv2
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    image = examples / "regions_nadir.png"
+    h, w = cv2.imread(str(image)).shape[:2]
+    drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
+    rid, b = next(iter(drawn.items()))
+    offset_px = math.dist(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), (w / 2, h / 2))
+    flat = agent.ask([image], f"The photo was taken straight down and covers 120 m of ground across. How far is "
+                              f"region {rid} from the drone, horizontally?")
+    assert isinstance(flat.value, Length), flat.reason
+    assert flat.value.metres == pytest.approx(offset_px * 120 / w, rel=0.02)
+    slant = agent.ask([image], f"Camera straight down from 50 m, ground width 120 m: what is the straight-line "
+                               f"distance from the drone to box {rid}?")
+    assert isinstance(slant.value, Length), slant.reason
+    assert slant.value.metres == pytest.approx(math.hypot(offset_px * 120 / w, 50.0), rel=0.02)

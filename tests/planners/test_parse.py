@@ -262,6 +262,18 @@ def test_stated_values_are_conventions_not_the_question():
     assert c.altitude_m == pytest.approx(60.96) and (c.focal_mm, c.sensor_width_mm) == (8.8, 13.2)
     p = parse_question("This tile spans 120 m across. Distance from box 3 to box 4?", 1)
     assert p.conventions.ground_width_m == 120.0
+    for said in ("The frame covers 250 ft of ground across.", "Image width 76.2 m on the ground."):
+        p = parse_question(f"{said} How far apart are region 1 and region 2?", 1)
+        assert p.conventions.ground_width_m == pytest.approx(76.2, rel=0.01), said
+
+
+@pytest.mark.parametrize("question", ["How far is box 4 from the UAV on the ground?",
+                                      "distance between the drone and region 4, straight line please",
+                                      "How many metres lie between the camera and area #4?"])
+def test_a_distance_from_the_drone_to_one_region(question):
+    p = parse_question(question, 1)
+    assert p.ask == Ask.DISTANCE and p.regions() == [4]
+    assert any(r.kind == "camera" for r in p.operands)
 
 
 def test_units_signs_and_senses():
