@@ -61,7 +61,7 @@ C = {
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
                r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
-    "tilt": r"\bnadir\b|straight down|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
+    "tilt": r"\bnadir\b|straight[- ]down|\bperspective view\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
@@ -78,11 +78,15 @@ C = {
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
-                      r"\b(match|pair|link|associate)( up)? (the |all )?(regions|boxes|labels|marks|ids)\b",
+                      r"\b(match|pair|link|associate)( up)? (the |all )?(regions|boxes|labels|marks|ids)\b|"
+                      r"\b(each|every|all) (box|boxes|region|regions|label|labels|mark|marks)\b.*"
+                      r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) model\b|which camera|\bexif\b|\bmetadata\b|"
                    r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) (sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
-                   r"(was used|took|shot|captured|recorded|is it|was it)\b",
+                   r"(was used|took|shot|captured|recorded|is it|was it)\b|\bwhen was (this|the) (photo|image|picture|"
+                   r"shot|frame)\b|\btimestamp\b|\bdate and time\b|\bwhere was (this|the) (photo|image|picture|shot|"
+                   r"frame) (taken|shot|captured)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"

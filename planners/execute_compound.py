@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from planners.compose import build
 from planners.conventions import parse_conventions
+from planners.execute_camera import OPERATIONS as _  # noqa: F401  (registers the camera operation)
 from planners.execute_regions import OPERATIONS
 from planners.plans import Evidence, found, undecided
 from planners.program import Program

@@ -333,9 +333,9 @@ def _quality_expect(t: str) -> str:
     return "any"
 
 
-TILT_NADIR = (r"straight down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down|\boverhead\b|"
+TILT_NADIR = (r"straight[- ]down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down|\boverhead\b|"
               r"perpendicular|bird'?s[- ]eye|at the (ground|floor)")
-TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir|\bslant|\bskew|looking across"
+TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir|perspective view|\bslant|\bskew|looking across"
 
 
 def _tilt_expect(t: str) -> str:

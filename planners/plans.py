@@ -370,12 +370,10 @@ async def grounding(ctx: ToolContext, u: Understanding) -> Evidence:
 
 
 async def camera_info(ctx: ToolContext, u: Understanding) -> Evidence:
-    r = await ctx.call("camera_metadata", image=ctx.images[0])
-    meta = {k: v for k, v in (r.get("metadata") or {}).items() if v not in (None, "", [], {})}
-    if not meta:
-        return undecided("the image carries no camera metadata")
-    text = "; ".join(f"{k} {v}" for k, v in sorted(meta.items()))
-    return found({"text": text}, 0.9)
+    """The camera facts the question asks for (the program operation's answer, ``planners.execute_camera``)."""
+    from planners.execute_camera import facts_asked_in
+
+    return await facts_asked_in(ctx, (u.program or {}).get("question") or "")
 
 
 async def semantic(ctx: ToolContext, u: Understanding) -> Evidence:

@@ -138,6 +138,7 @@ PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
     (Ask.QUALITY, "yes_no"): "YES_NO", (Ask.QUALITY, "label"): "LABEL", (Ask.TILT, "yes_no"): "YES_NO",
     (Ask.TILT, "label"): "LABEL", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
     (Ask.ORDER, "value"): "REGION_LIST", (Ask.SIDE, "label"): "LABEL", (Ask.SIDE, "yes_no"): "YES_NO",
+    (Ask.CAMERA, "value"): "LABEL",
 }
 #: Asks that are benchmark task types, answered by the task's named program in its canonical format.
 NAMED_PROGRAMS: dict[Ask, TaskType] = {Ask.CLOCK: TaskType.DIRECTION_RECOGNITION, Ask.ORDER: TaskType.DISTANCE_COMPARISON,
@@ -148,7 +149,7 @@ NAMED_PROGRAMS: dict[Ask, TaskType] = {Ask.CLOCK: TaskType.DIRECTION_RECOGNITION
 #: Free-form task types whose questions the program executor now answers itself, with the program tasks that do
 #: (a distance between capture points is a distance, not a camera transformation).
 ANSWERED_BY_PROGRAM: dict[str, set[str]] = {
-    "Object_Counting": {"Free:count"}, "Image_Quality": {"Free:quality"}, "Camera_Info": {"Free:altitude"},
+    "Object_Counting": {"Free:count"}, "Image_Quality": {"Free:quality"}, "Camera_Info": {"Free:altitude", "Free:camera"},
     TaskType.A2A_CAMERA_TRANSFORMATION: {"Free:distance"}, "Photo_Pose_Change": {"Free:distance", "Free:compound"},
 }
 

@@ -189,3 +189,23 @@ def test_distance_from_the_drone_to_a_region_of_a_straight_down_photo(agent):
                                f"distance from the drone to box {rid}?")
     assert isinstance(slant.value, Length), slant.reason
     assert slant.value.metres == pytest.approx(math.hypot(offset_px * 120 / w, 50.0), rel=0.02)
+
+
+def test_camera_facts_come_from_the_photos_own_metadata(agent, shared_data):
+    """Camera model and GPS position of a DJI photo, checked against Pillow's reading of the same EXIF (the tool
+    reads it with ExifTool); a thermal frame without metadata abstains naming what is missing."""
+    from PIL import Image
+
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    exif = Image.open(photo).getexif()
+    gps = exif.get_ifd(0x8825)
+    dms = lambda v: float(v[0]) + float(v[1]) / 60 + float(v[2]) / 3600  # noqa: E731
+    lat, lon = dms(gps[2]) * (1 if gps[1] == "N" else -1), dms(gps[4]) * (1 if gps[3] == "E" else -1)
+    model = agent.ask([photo], "Which camera shot this?")
+    assert not model.abstained and exif[0x0110].strip("\x00 ") in model.text, model.reason
+    where = agent.ask([photo], "Where was this photo taken? GPS coordinates please")
+    numbers = [float(v) for v in re.findall(r"(\d+\.\d{4,})°", where.text)]
+    assert numbers == [pytest.approx(abs(lat), abs=1e-5), pytest.approx(abs(lon), abs=1e-5)], where.text
+    frame = sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg"))[0]
+    none = agent.ask([frame], "When was this picture taken?")
+    assert none.abstained and "time" in none.reason
