@@ -66,7 +66,8 @@ C = {
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
-                r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|what is the\b|"
+                r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|"
+                r"what is the\b(?! (nearest|closest|farthest|furthest|most distant)\b)|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
     "side": r"\b(which|what) side\b|\b(to the |on the )?(left|right)\b|\babove\b|\bbelow\b|\bahead of\b|\bbehind\b|\bin front of\b",
     "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"
@@ -88,6 +89,7 @@ C = {
                    r"shot|frame)\b|\btimestamp\b|\bdate and time\b|\bwhere was (this|the) (photo|image|picture|shot|"
                    r"frame) (taken|shot|captured)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
+                    r"^(same|different|both)\b[^?]*\?\s*$|"
                     r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"

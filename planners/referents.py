@@ -21,6 +21,9 @@ _ID_LIST = r"#?(\d{1,2})(?:\s*(?:,|and|&|/|or|to|-)\s*(?:(?:" + REGION_NOUNS + r
 _REGION = re.compile(r"\b(?:" + REGION_NOUNS + r")" + _REGION_QUALIFIER + r"\s*(?:#\s*)?(" + _ID_LIST + r")"
                      r"(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|kilometres|miles|%))")
 _HASH = re.compile(r"(?<![\w#])(?:#|\br)(\d{1,2})\b")
+# "the thing marked 4", "the car labelled 7": a drawn id named by its marking, whatever noun comes before
+_MARKED = re.compile(r"\b(?:marked|labell?ed|numbered|tagged)\s+(?:as\s+|with\s+(?:an?\s+|the\s+)?(?:number\s+)?)?"
+                     r"#?(\d{1,2})\b(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|%))")
 _IMAGE_NOUNS = r"image|photo|picture|frame|shot|view|exposure|capture|camera|pic"
 _IMAGE = re.compile(r"\b(?:" + _IMAGE_NOUNS + r")s?\s*(?:#|no\.?|number)?\s*(\d|one|two|three|four|five|[a-d])\b"
                     r"|\b(first|second|third|fourth|fifth|last)\s+(?:" + _IMAGE_NOUNS + r")")
@@ -50,8 +53,8 @@ def region_ids(text: str) -> list[tuple[int, int | None]]:
         img = _image_after(text[m.end(): m.end() + 40])
         for n in re.finditer(r"\d{1,2}", m.group(1)):
             found.append((m.start() + n.start(), int(n.group()), img))
-    for m in _HASH.finditer(text):
-        found.append((m.start(), int(m.group(1)), _image_after(text[m.end(): m.end() + 40])))
+    for m in [*_HASH.finditer(text), *_MARKED.finditer(text)]:
+        found.append((m.start(1), int(m.group(1)), _image_after(text[m.end(): m.end() + 40])))
     seen: dict[tuple[int, int | None], None] = {}
     for _, rid, img in sorted(found):
         seen.setdefault((rid, img), None)

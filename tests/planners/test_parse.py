@@ -217,6 +217,12 @@ MORE_PHRASINGS: list[tuple[str, int, str, str | None]] = [  # (ask, images, ques
     ('footprint', 1, 'How long and how wide is the swath of ground in this picture?', None),
     ('correspondence', 2, 'Link the boxes of photo 1 with the boxes of photo 2 that show the same thing.', None),
     ('correspondence', 2, 'Please pair up the regions shared by the two pictures.', None),
+    ('correspondence', 2, 'For every region of view 1, name the corresponding region of view 2.', None),
+    ('camera', 1, 'When was this frame shot?', None),
+    ('camera', 1, 'Where was this image captured (coordinates)?', None),
+    ('tilt', 1, 'Straight-down survey frame, or a perspective view?', None),
+    ('order', 1, 'What is the closest of the numbered boxes to the aircraft?', None),
+    ('turned', 2, 'Different headings in the two shots?', None),
 ]
 
 
@@ -240,6 +246,8 @@ def test_more_phrasings_and_their_units(ask, n, question, unit):
     ("Clock position of #3?", [3]),
     ("Which hour points at the label numbered 4?", [4]),
     ("clock dir of R5 from the middle", [5]),
+    ("o'clock of the object marked 6, from the image centre?", [6]),
+    ("Which hour is the car labelled 11 at?", [11]),
 ])
 def test_a_region_by_any_name_is_a_region_referent(question, ids):
     p = parse_question(question, 1)
