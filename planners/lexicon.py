@@ -1,8 +1,9 @@
 """The domain lexicon: how people write about drone photos, normalised before a question is parsed.
 
 A question is lower-cased, its quotes and dashes made plain, its abbreviations expanded ("pic" -> "photo",
-"alt" -> "altitude", "ppl" -> "people", "cw" -> "clockwise") and its misspelt domain words corrected ("regoin" ->
-"region", "hieght" -> "height") by edit distance to the words of :data:`DOMAIN_WORDS`. The parser
+"alt" -> "altitude", "ppl" -> "people", "cw" -> "clockwise"), domain words typed as two rejoined ("foot print"),
+and its misspelt domain words corrected ("regoin" -> "region", "hieght" -> "height") by edit distance to the words
+of :data:`DOMAIN_WORDS`; short words only for two swapped neighbouring letters ("mnay" -> "many"). The parser
 (``planners.parse``) then reads one consistent vocabulary, whoever wrote the question.
 
 Edit distance comes from :mod:`difflib` (standard library): a word is corrected only when it is no English word
@@ -24,6 +25,11 @@ TYPO_MIN_RATIO = 0.8  # difflib similarity a misspelt word needs to the domain w
 TYPO_MIN_RATIO_NO_WORDS = 0.85  # ... when no English word list is installed to rule out real words
 WORD_LIST = Path(os.environ.get("UAV_WORD_LIST", "/usr/share/dict/words"))
 TYPO_MIN_LENGTH = 5  # shorter words are too easily confused ("alt" vs "all") to be corrected by distance
+#: Short words are corrected only for a swap of two neighbouring letters (the commonest slip: "mnay", "teh", "trun")
+#: into one of these question words or short domain words, and only when the typed word is no English word.
+SHORT_WORDS: frozenset[str] = frozenset("""
+how what which where when many much far high the this that from does turn left right down area tilt
+""".split())
 
 #: Abbreviations and chat spellings, as whole words, and what they stand for.
 ABBREVIATIONS: dict[str, str] = {
@@ -39,7 +45,7 @@ ABBREVIATIONS: dict[str, str] = {
     "uavs": "drones", "uas": "drone", "rpas": "drone", "ir": "infrared", "qc": "quality check", "nr": "near",
     "ctr": "centre", "cntr": "centre", "center": "centre", "centered": "centred", "meters": "metres",
     "meter": "metre", "color": "colour", "gray": "grey", "wat": "what", "whats": "what is", "wht": "what", "hw": "how",
-    "dont": "do not", "doesnt": "does not", "isnt": "is not", "thru": "through", "tho": "though",
+    "dont": "do not", "doesnt": "does not", "isnt": "is not", "thru": "through", "tho": "though", "cnt": "count",
 }
 
 #: Words the parser's concepts are written in; misspellings of these are corrected.
@@ -86,7 +92,29 @@ def normalise(question: str) -> str:
     text = re.sub(r"(\d)\s*(m)\b(?![/²])", r"\1 metres", text)  # "40m" -> "40 metres" (not m/px)
     text = re.sub(r"\bw/\s*", "with ", text)
     text = _NOUN_NUMBER.sub(r"\1 \2", text)  # "img2" -> "img 2" (but "r5" stays a region name)
+    text = _rejoined(text)
     return _TOKEN.sub(lambda m: _word(m.group(0)), text)
+
+
+def _rejoined(text: str) -> str:
+    """``text`` with every pair of neighbouring words that spells a domain word written as that one word."""
+    words = text.split(" ")
+    out: list[str] = []
+    for w in words:
+        if out and len(out[-1]) >= 2 and len(w) >= 2 and (out[-1] + w) in DOMAIN_WORDS:
+            out[-1] += w
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
+def _swapped(word: str) -> str | None:
+    """The short question or domain word that ``word`` is with two neighbouring letters swapped, or None."""
+    for i in range(len(word) - 1):
+        w = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        if w in SHORT_WORDS:
+            return w
+    return None
 
 
 def _word(token: str) -> str:
@@ -102,8 +130,10 @@ def _word(token: str) -> str:
 def _corrected(word: str) -> str:
     """The domain word ``word`` misspells, or ``word`` itself."""
     english = english_words()
-    if len(word) < TYPO_MIN_LENGTH or word in KNOWN_WORDS or word in english or not word.isalpha():
+    if word in KNOWN_WORDS or word in english or not word.isalpha():
         return word
+    if len(word) < TYPO_MIN_LENGTH:
+        return (_swapped(word) or word) if len(word) >= 3 and english else word
     if word.endswith("s") and (word[:-1] in KNOWN_WORDS or word[:-1] in english):
         return word
     candidates = [w for w in DOMAIN_WORDS if w[0] == word[0] and abs(len(w) - len(word)) <= 2]

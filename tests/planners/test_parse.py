@@ -300,6 +300,11 @@ def test_typos_and_abbreviations():
     assert parse_question("clock direction of regoin 4?", 1).regions() == [4]
     # ordinary words close to a domain word stay as they are
     assert normalise("tally the snapped frames") == "tally the snapped frames"
+    # two swapped neighbouring letters in a short word; a domain word typed as two
+    assert normalise("hwo mnay cars, waht is teh over lap") == "how many cars, what is the overlap"
+    assert normalise("the left form") == "the left form"  # English words are never swapped back
+    assert parse_question("how mnay bikes r in teh pic", 1).ask == Ask.COUNT
+    assert parse_question("size of the foot print on the ground?", 1).ask == Ask.FOOTPRINT
 
 
 def test_the_format_instruction_wins():
