@@ -408,3 +408,15 @@ def test_shared_region_pairs_are_a_correspondence_not_a_transfer():
     assert parse_question(q, 2).ask == Ask.CORRESPONDENCE
     assert parse_question("Which box in photo 2 covers the same ground as the box I marked in photo 1?",
                           2).ask == Ask.TRANSFER
+
+
+def test_the_asked_quantity_of_each_regression_question():
+    """A data-driven regression set of questions written in the team (plain, chatty, misspelt), by asked quantity."""
+    import json
+    from pathlib import Path
+
+    rows = [json.loads(line) for line in
+            (Path(__file__).resolve().parents[1] / "data" / "asked_quantities.jsonl").read_text().splitlines()]
+    wrong = [(r["question"], r["ask"], parse_question(r["question"], r["n_images"]).ask.value) for r in rows
+             if parse_question(r["question"], r["n_images"]).ask.value != r["ask"]]
+    assert len(rows) >= 150 and not wrong
