@@ -84,7 +84,7 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
     if view not in ("nadir", "oblique"):
         return _missing(g, "view", "camera tilt")
     pitch = g.get("pitch_deg")
-    note = _source(g, "pitch") or _source(g, "view")
+    note = _source(g, "pitch")
     if p.form == "yes_no":
         return found({"value": view == (p.expect or "nadir")}, METADATA_CONFIDENCE, note)
     angle = f", pitch {float(pitch):.0f} degrees" if pitch is not None else ""

@@ -211,13 +211,6 @@ def _estimated_pitch(geo: PhotoGeometry, estimator: PitchEstimator) -> None:
     why = est.reason if not est.confident else f"the estimate's interval {lo:.0f} to {hi:.0f} deg spans both views"
     geo.missing["pitch_deg"] = (f"no camera pitch tag ({PITCH_TAGS}), none given, and the image estimate is unsure: "
                                 f"{why}")
-    if len(sides) == 1 and not est.confident:
-        # The pitch value is unsure, but every pitch the texture allows lies on one side of the nadir tolerance, so
-        # the view is known even though the angle is not (geometry that needs the angle still sees it missing).
-        geo.view = sides.pop()
-        geo.view_source = (f"estimated from the image: every pitch the texture allows ({lo:.0f} to {hi:.0f} deg) "
-                           f"is {geo.view}, though the pitch itself is unsure ({est.reason})")
-        return
     geo.missing["view"] = geo.missing["pitch_deg"]
 
 
