@@ -16,6 +16,7 @@ from planners.plans import (UNLABELED_ANSWER, Evidence, clock_strategy, found, r
                             unlabeled_block_full_ranking, unlabeled_boxes)
 from planners.parse import SLANT
 from planners.program import Ask, Program
+from planners.ranking_view import ranking_view, with_view_note
 from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -80,21 +81,22 @@ async def order(ctx: ToolContext, p: Program) -> Evidence:
         return await order_from_region(ctx, p, anchor.id)
     if anchor is not None and anchor.kind == "centre":
         return await order_from_region(ctx, p, None)
-    if p.conventions.pitch_deg is None:  # the camera pitch from the photo's tags, when it has them
-        g = await optional_geometry(ctx, p)
-        if g.get("pitch_deg") is not None and "estimated" not in str(g.get("pitch_source") or ""):
+    view = None
+    if p.conventions.pitch_deg is None:
+        view = ranking_view(await optional_geometry(ctx, p))
+        if view.pitch_deg is not None:
             p = p.model_copy(update={"conventions": p.conventions.model_copy(
-                update={"pitch_deg": float(g["pitch_deg"]), "altitude_m": p.conventions.altitude_m or g.get(
-                    "altitude_m")})})
+                update={"pitch_deg": view.pitch_deg, "altitude_m": p.conventions.altitude_m or view.altitude_m})})
     u = legacy_understanding(p, TaskType.DISTANCE_COMPARISON, "rank")
     if p.expect != "nearest_and_farthest":
-        return await rank_strategy(ctx, u)
+        return with_view_note(await rank_strategy(ctx, u), view)
     ranked = await rank_strategy(ctx, replace(u, conventions=replace(u.conventions, want_all=True,
                                                                       order="nearest_first")))
     if ranked["value"] is None:
         return ranked
     ids = list(ranked["value"]["ids"])
-    return found({"ids": [ids[0], ids[-1]]}, ranked["confidence"], "nearest first, then farthest")
+    return with_view_note(found({"ids": [ids[0], ids[-1]]}, ranked["confidence"], "nearest first, then farthest"),
+                          view)
 
 
 async def optional_geometry(ctx: ToolContext, p: Program) -> dict:
