@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 from planners.conventions import is_person_label, word_number
+from planners.region_numbering import with_inferred_id
 from planners.router import Understanding
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -80,6 +81,9 @@ async def clock_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     target = targets[0]
     need = [target] + ([conv.anchor_region] if conv.anchor_region is not None else [])
     regions, size, _ = await read_regions(ctx, 0, need)
+    if _missing(regions, need):  # every box read: an unread one may take its id from the numbering of the others
+        every, _, unread = await read_regions(ctx, 0)
+        regions = {**with_inferred_id(every, unread)[0], **regions}
     if miss := _missing(regions, need):
         return undecided(f"region(s) {miss} could not be read in the image")
     anchor = regions[conv.anchor_region]["bbox"] if conv.anchor_region is not None else None
@@ -100,21 +104,25 @@ async def rank_strategy(ctx: ToolContext, u: Understanding) -> Evidence:
     regions, size, unread = await read_regions(ctx, 0, named or None)
     if miss := _missing(regions, named):
         return undecided(f"region(s) {miss} could not be read in the image")
+    if not named:  # over every region, an unread box may take its id from the numbering of the others
+        regions, unread = with_inferred_id(regions, unread)
     ids = named or sorted(regions)
     if len(ids) < 2:  # e.g. the overlay reader found one box of several: a "farthest" over one region says nothing
         return undecided(f"{len(ids)} region(s) read in the image; a distance comparison needs at least two")
     unlabeled = unlabeled_boxes(unread) if not named else {}  # over every region, unreadable boxes take part
     if unlabeled and conv.want_all:
         return undecided(unlabeled_block_full_ranking(unlabeled))
-    ev = await _rank(ctx, u, {**regions, **unlabeled}, ids + list(unlabeled), _region_conf(regions, ids), size)
-    if ev["value"] is not None and min(ev["value"]["ids"]) < 0:
-        return undecided(UNLABELED_ANSWER)
-    return ev
+    ev = await _rank(ctx, u, {**regions, **unlabeled}, ids + list(unlabeled), size)
+    if ev["value"] is None or min(ev["value"]["ids"]) < 0:
+        return ev if ev["value"] is None else undecided(UNLABELED_ANSWER)
+    # As sure as the answer's own labels: another box's id read does not change which box answers.
+    return {**ev, "confidence": min(ev["confidence"], _region_conf(regions, list(ev["value"]["ids"])))}
 
 
-async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int], conf: float,
+async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
                 size: list) -> Evidence:
-    """The asked part of the ground-distance (or left/right) order of ``ids`` (``size``: image [w, h] px)."""
+    """The asked part of the ground-distance (or left/right) order of ``ids`` (``size``: image [w, h] px), with
+    the confidence the geometry leaves (the caller adds the labels' own)."""
     conv = u.conventions
     if conv.side:
         lateral = {}
@@ -123,16 +131,16 @@ async def _rank(ctx: ToolContext, u: Understanding, regions: dict[int, dict], id
             lateral[i] = math.sin(math.radians(float(r["angle_deg"])))  # +1 = straight right, -1 = left
         sign = -1.0 if conv.side == "left" else 1.0
         ranked = sorted(ids, key=lambda i: -sign * lateral[i])
-        return found({"ids": ranked if conv.want_all else ranked[:1]}, conf)
+        return found({"ids": ranked if conv.want_all else ranked[:1]}, 1.0)
     r = await ctx.call("rank_by_distance", image=ctx.images[0],
                        regions=[{"id": i, "bbox": regions[i]["bbox"]} for i in ids], altitude_m=conv.altitude_m,
                        pitch_deg=conv.pitch_deg, focal_px=conv.focal_px, order=conv.order)
     if not r.get("confident", True) and conv.pitch_deg is None and "pitch_deg" in r.get("assumed", []):
-        return await _rank_pitch_sweep(ctx, u, regions, ids, conf)
+        return await _rank_pitch_sweep(ctx, u, regions, ids)
     if not r.get("confident", True) and not (not conv.want_all and first_is_clear(r)):
         return undecided(f"distance ranking not decided: {r.get('reason')}")
     order = [int(i) for i in r["order"]]
-    return found({"ids": order if conv.want_all else order[:1]}, conf, r.get("reason"))
+    return found({"ids": order if conv.want_all else order[:1]}, 1.0, r.get("reason"))
 
 
 def first_is_clear(r: dict) -> bool:
@@ -173,15 +181,15 @@ async def _asked_orders(ctx: ToolContext, u: Understanding, regions: dict[int, d
     return asked
 
 
-async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict], ids: list[int],
-                            conf: float) -> Evidence:
+async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[int, dict],
+                            ids: list[int]) -> Evidence:
     """Pitch not stated: answer when the asked part of the order (the whole order, or its first id) is the same
     for every pitch of :data:`PITCH_SWEEP_DEG`; otherwise give the answer that holds for most pitches of the
     interval that ``estimate_pitch`` measured on the image (more than half of them), its confidence scaled by that
     share. An estimate that is not confident still bounds the pitch; its reason goes with the answer. Abstain when
     there is no estimate or no answer holds for more than half of its interval."""
     if len(asked := await _asked_orders(ctx, u, regions, ids, PITCH_SWEEP_DEG)) == 1:
-        return found({"ids": list(next(iter(asked)))}, min(conf, ASSUMED_PITCH_CONFIDENCE),
+        return found({"ids": list(next(iter(asked)))}, ASSUMED_PITCH_CONFIDENCE,
                      f"camera pitch unknown; the same ranking holds for every pitch in {PITCH_SWEEP_DEG} deg")
     try:
         est = await ctx.call("estimate_pitch", image=ctx.images[0], focal_px=u.conventions.focal_px)
@@ -196,7 +204,7 @@ async def _rank_pitch_sweep(ctx: ToolContext, u: Understanding, regions: dict[in
                          f"(estimate {float(est['pitch_deg']):.0f} deg{caveat}; the likeliest answer holds for {n} "
                          f"of {total} pitches)")
     holds = "the same ranking holds over" if n == total else f"this ranking holds for {n} of {total} pitches in"
-    return found({"ids": list(best)}, min(conf, ESTIMATED_PITCH_CONFIDENCE * n / total),
+    return found({"ids": list(best)}, ESTIMATED_PITCH_CONFIDENCE * n / total,
                  f"camera pitch estimated from the image: {float(est['pitch_deg']):.0f} deg{caveat}; {holds} "
                  f"{lo:.0f}…{hi:.0f} deg")
 

@@ -43,12 +43,16 @@ def ranking_view(g: dict) -> RankingView:
     source = str(g.get("pitch_source") or "")
     if g.get("pitch_deg") is not None and "estimated" not in source:
         return RankingView(float(g["pitch_deg"]), altitude)
-    if not g or g.get("view") == "oblique":
+    # A view without a pitch comes from the sky cue, or from a texture estimate unsure of its pitch: such an
+    # estimate is no evidence against the near-nadir default (on real photos it is wrong often enough to say so).
+    sure = g.get("pitch_deg") is not None or "estimated" not in str(g.get("view_source") or "")
+    if not g or (g.get("view") == "oblique" and sure):
         return RankingView(None, altitude)
-    if g.get("view") == "nadir":
+    if g.get("view") == "nadir" and sure:
         return RankingView(NADIR_PITCH_DEG, altitude, f"nadir view {source or 'estimated from the image'}: distance "
                            "from the drone grows with the offset from the image centre", ESTIMATED_PITCH_CONFIDENCE)
-    why = (g.get("missing") or {}).get("view") or "no camera pitch known"
+    missing = g.get("missing") or {}
+    why = missing.get("view") or missing.get("pitch_deg") or "no camera pitch known"
     return RankingView(NADIR_PITCH_DEG, altitude, "taken as a near-nadir view (no sky and no confident forward tilt "
                        f"seen; {why}): distance from the drone grows with the offset from the image centre",
                        ASSUMED_PITCH_CONFIDENCE)
