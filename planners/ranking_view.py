@@ -6,7 +6,7 @@ the photo shows, and the ranking follows it:
 
 - a pitch from the file's tags (or a north-up georeferenced raster): that pitch;
 - an oblique view (sky above a horizon, or a confident texture estimate wholly outside the nadir band): no pitch,
-  so ``planners.plans`` ranks over the plausible and estimated pitches and abstains when they disagree;
+  so ``planners.pitch_sweep`` ranks over the plausible and estimated pitches and abstains when they disagree;
 - otherwise (a nadir estimate, or nothing that says oblique): the photo is taken as near-nadir. A near-nadir
   camera's small tilt has no known direction (an untagged survey camera rolls as much as it pitches), so the
   likeliest point below the drone is the image centre, and on flat ground a pinhole camera there sees a point at a
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planners.plans import ASSUMED_PITCH_CONFIDENCE, ESTIMATED_PITCH_CONFIDENCE, Evidence
+from planners.evidence import Evidence
+from planners.pitch_sweep import ASSUMED_PITCH_CONFIDENCE, ESTIMATED_PITCH_CONFIDENCE
 
 NADIR_PITCH_DEG = -90.0
 

@@ -3,7 +3,7 @@
 Regions come from each record's ground-truth ``meta`` (so a failure here is the cross-view tool's own), answers
 are scored like the benchmark: exact region sets/pairs/letters; boxes by IoU ≥ 0.5 with the true box; camera
 transformation within 10° and max(5 m, 20 %); Motion by the MiniLM judge's cosine; Distance_Comparison with no
-stated pitch by the pitch-sweep rule of ``planners.plans`` (answered only when the same for every pitch).
+stated pitch by the pitch-sweep rule of ``planners.pitch_sweep`` (answered only when the same for every pitch).
 
 Run: ``YOLO_OFFLINE=true HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.measure.bench_crossview ROOT [--per-task N]``
 where ROOT is a folder written by ``uav-agent synth``; writes the run under ``--label`` in
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agent.task_types import TaskType
-from planners.plans import PITCH_SWEEP_DEG
+from planners.pitch_sweep import PITCH_SWEEP_DEG
 import tools.views.association as A
 from tools.common import load_image
 from tools.views.matching import match_views

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.synth.scene import footprint_radius, make_scene, place_camera, render_view, sample_spec
 from benchmarks.synth.sources import builtin_sources
 from benchmarks.synth.tiers import DEFAULT
-from planners.plans import INTERVAL_STEP_DEG, _interval_pitches
+from planners.pitch_sweep import INTERVAL_STEP_DEG, _interval_pitches
 from tools.common import ToolError
 from tools.geometry.pitch import PITCH_GRID_DEG, _gray, estimate_pitch
 from tools.geometry.pitch_aniso import aniso_cost_curve, tile_spectra
@@ -180,7 +180,7 @@ def _order(p: float) -> list[int]:
 
 
 def test_planner_answers_when_the_ranking_holds_over_the_estimated_interval(tmp_path: Path) -> None:
-    from planners.plans import ESTIMATED_PITCH_CONFIDENCE
+    from planners.pitch_sweep import ESTIMATED_PITCH_CONFIDENCE
 
     est = {"pitch_deg": -82.0, "uncertainty_deg": 8.0, "interval_deg": [-90.0, -74.0], "confident": True}
     srv = _planner_server(_order, est)
@@ -205,7 +205,7 @@ def test_planner_abstains_when_the_estimate_does_not_decide(tmp_path: Path, est:
 
 def test_planner_uses_an_estimate_that_is_not_confident_and_says_so(tmp_path: Path) -> None:
     """A shallow cost minimum still bounds the pitch: the whole interval −90…−74 says region 2."""
-    from planners.plans import ESTIMATED_PITCH_CONFIDENCE
+    from planners.pitch_sweep import ESTIMATED_PITCH_CONFIDENCE
 
     est = {"pitch_deg": -82.0, "uncertainty_deg": 8.0, "interval_deg": [-90.0, -74.0], "confident": False,
            "reason": "texture scale barely constrains the pitch"}
@@ -217,7 +217,7 @@ def test_planner_uses_an_estimate_that_is_not_confident_and_says_so(tmp_path: Pa
 
 def test_planner_gives_the_likeliest_answer_with_its_share_when_most_of_the_interval_agrees(tmp_path: Path) -> None:
     """Interval −90…−66 with the answer changing at −70: 9 of its 11 pitches say region 2."""
-    from planners.plans import ESTIMATED_PITCH_CONFIDENCE
+    from planners.pitch_sweep import ESTIMATED_PITCH_CONFIDENCE
 
     est = {"pitch_deg": -80.0, "uncertainty_deg": 10.0, "interval_deg": [-90.0, -66.0], "confident": True}
     ans = _ask(_planner_server(_order, est), tmp_path)   # ranked every 2.4 deg: −90, −87.6, … −70.8 | −68.4, −66

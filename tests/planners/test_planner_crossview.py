@@ -13,7 +13,7 @@ from mcp.shared.memory import create_connected_server_and_client_session
 from agent.agent import Agent
 from agent.config import Config
 from planner_fakes import CROSSVIEW_REGIONS, make_crossview_server
-from planners.plans import ASSUMED_PITCH_CONFIDENCE, PITCH_SWEEP_DEG
+from planners.pitch_sweep import ASSUMED_PITCH_CONFIDENCE, PITCH_SWEEP_DEG
 
 REGIONS = CROSSVIEW_REGIONS
 OCCLUSION_Q = ("Image 1 and Image 2 are two UAV images. Which regions marked in Image 1 contain objects that cannot "
