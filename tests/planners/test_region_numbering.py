@@ -4,6 +4,8 @@ numbering each case is built from; a case that two numberings fit, or with two b
 from __future__ import annotations
 
 import pytest
+from mcp.server.fastmcp import FastMCP
+from planner_fakes import H, W, ask, clock_of
 
 from planners.region_numbering import INFERRED_ID_CONFIDENCE, ids_left_over, infer_unread_id, with_inferred_id
 
@@ -43,3 +45,41 @@ def test_with_inferred_id_adds_the_box_at_reduced_confidence() -> None:
     assert out[1]["id_from"] == "numbering" and out[0] == regions[0]
     same, still = with_inferred_id(regions, [BOX, BOX])
     assert same == regions and still == [BOX, BOX]
+
+
+# --- through the agent: a clock question about the box whose label was not read -----------------------------
+CLOCK_Q = ("With the front facing the 12 o'clock direction, in which o'clock direction is the target in Region 2 "
+           "relative to the drone? Answer formatted exactly like `N o'clock`. No explanation.")
+READ = {0: [60, 60, 100, 100], 1: [540, 60, 580, 100], 3: [60, 380, 100, 420]}
+BELOW_CENTRE = [300, 400, 340, 440]   # region 2, drawn straight below the image centre: 6 o'clock
+
+
+def numbered_server(unread: list[list[float]]) -> FastMCP:
+    """Regions 0, 1 and 3 read; ``unread`` drawn boxes whose label was not read (none when ids are asked for)."""
+    srv = FastMCP("test-numbering")
+
+    @srv.tool()
+    def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
+        ids = expected_ids or sorted(READ)
+        return {"regions": [{"id": i, "bbox": READ[i], "confidence": 0.9} for i in ids if i in READ],
+                "image_size": [W, H], "unlabeled_boxes": [] if expected_ids else unread}
+
+    @srv.tool()
+    def clock_direction(target: list[float], image: str | None = None, image_size: list[int] | None = None,
+                        anchor: list[float] | None = None, heading_deg: float = 0.0, rounding: str = "nearest",
+                        annotate: bool = False) -> dict:
+        hour, ang = clock_of(target, anchor)
+        return {"hour": hour, "angle_deg": ang}
+
+    return srv
+
+
+def test_a_clock_question_about_the_unread_box_uses_the_id_the_numbering_leaves(agent, images) -> None:
+    ans = ask(agent, numbered_server([BELOW_CENTRE]), images[:1], CLOCK_Q)
+    assert not ans.abstained and ans.text == "6 o'clock", ans.reason
+    assert ans.confidence <= INFERRED_ID_CONFIDENCE
+
+
+def test_two_unread_boxes_leave_the_region_unread(agent, images) -> None:
+    ans = ask(agent, numbered_server([BELOW_CENTRE, [560, 200, 600, 240]]), images[:1], CLOCK_Q)
+    assert ans.abstained and "could not be read" in (ans.reason or "")
