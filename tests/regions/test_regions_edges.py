@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tools.common import jpeg_roundtrip
-from tools.regions.edges import outer_box
+from tools.regions.edges import off_glued_labels, outer_box
 
 
 def _picture(seed: int = 0, size: tuple[int, int] = (240, 320)) -> np.ndarray:
@@ -63,3 +63,38 @@ def test_a_box_cut_by_the_image_border_ends_on_it():
 def test_a_box_with_no_drawn_line_stays_where_it_was_found():
     img = _picture(4)
     assert outer_box(img, [50, 50, 150, 120]) == [50.0, 50.0, 150.0, 120.0]
+
+
+@pytest.mark.parametrize("thickness,tag_width", [(1, 90), (2, 40), (3, 25), (2, 18)])
+def test_a_tag_glued_on_the_top_line_is_cut_off_the_box(thickness, tag_width):
+    """A filled tag drawn on the box's top-left corner, outside, in the line colour, with white text: a box found
+    from the tag's top to the box's bottom ends at the box's own top line."""
+    img = _picture(10 + thickness)
+    colour = (255, 40, 0)
+    corners = ((100, 120), (100 + 2 * tag_width // 3, 200))
+    truth = _drawn_extent(img.shape, corners, thickness)
+    top = int(truth[1])
+    cv2.rectangle(img, (int(truth[0]), top - 22), (int(truth[0]) + tag_width, top - 1), colour, -1)
+    cv2.putText(img, "7", (int(truth[0]) + 3, top - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 2)
+    cv2.rectangle(img, *corners, colour, thickness)
+    found = off_glued_labels(jpeg_roundtrip(img, 85), [truth[0], top - 22, truth[2], truth[3]])
+    assert abs(found[1] - truth[1]) <= 1 and found[3] == truth[3]
+
+
+def test_a_label_of_letters_just_below_the_box_is_cut_off_it():
+    img = _picture(21)
+    colour = (255, 0, 255)
+    cv2.rectangle(img, (60, 40), (150, 120), colour, 2)
+    truth = _drawn_extent(img.shape, ((60, 40), (150, 120)), 2)
+    cv2.putText(img, "Region 4", (40, int(truth[3]) + 15), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2)   # 2 px off
+    found = off_glued_labels(jpeg_roundtrip(img, 85), [truth[0], truth[1], truth[2], truth[3] + 17])
+    assert found == truth
+
+
+def test_a_box_crossed_by_another_boxs_line_keeps_its_top():
+    img = _picture(22)
+    colour = (0, 255, 255)
+    cv2.rectangle(img, (60, 40), (200, 180), colour, 2)
+    cv2.rectangle(img, (20, 80), (260, 220), colour, 2)   # its top line crosses the first box's inside
+    truth = _drawn_extent(img.shape, ((60, 40), (200, 180)), 2)
+    assert off_glued_labels(jpeg_roundtrip(img, 85), truth) == truth

@@ -133,3 +133,110 @@ def _is_line(strip: np.ndarray, col: int, colour: np.ndarray, far: int | None, l
         return False
     to_bg = np.linalg.norm(px - bg, axis=1)
     return bool(np.mean((to_line < to_bg)[telling]) >= LINE_SHARE)
+
+
+FULL_ROW = 0.8     # share of a row across a box in its line colour from which the row is line (or a label's fill)
+GLUED_SHARE = 0.15  # least mean share of a label's rows in the line colour
+MIN_KEPT = 12      # px, least height of a box whose glued label is cut off
+MAX_THICK = 10     # px, thickest line measured
+SAME_COLOUR = 60.0  # RGB distance within which a pixel is in a line's colour (a filled label keeps it too)
+LABEL_GAP = 3      # px, widest gap between a line and the label glued to it (letters drawn just off the line)
+START_GAP = 6      # px, widest gap between a line and the first row of its label's ink (lower-case letters of a
+#                    label below a box begin a cap height less an x-height below its top)
+LABEL_REACH = 40   # px beyond a box looked at for the rest of a label glued to it
+MIN_LABEL = 6      # px, least height of a label
+HUE_COS = 0.95     # least cosine between the chroma parts (RGB less its mean) of two pixels of one hue
+INK_SHARE = 0.05   # least share of a label's row in its colour (white letters on a tag leave little)
+
+
+def off_glued_labels(rgb: np.ndarray, box: Sequence[float]) -> list[float]:
+    """``box`` (outer edges, inclusive px) without a label of its colour glued above or below it.
+
+    A box's four lines are drawn equally thick. A tag filled in the line colour (or a label's letters) that
+    touches the top or bottom line makes that line look as thick as line and label together, and a finder that
+    follows the sides' colour takes the label in. The line thickness t is measured on the left and right lines
+    (their middle half); from the middle of the box, rows are followed up and down through the picture to the
+    first t rows that are line across the box's width: the top and bottom lines' inner edges. What lies beyond one
+    line width from there, in the line colour (GLUED_SHARE), is a label glued on, cut off."""
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1, x2, y2 = max(0, x1), max(0, y1), min(w - 1, x2), min(h - 1, y2)
+    if x2 - x1 < 8 or y2 - y1 < MIN_KEPT + 4:
+        return [float(v) for v in box]
+    patch = rgb[y1:y2 + 1, x1:x2 + 1]
+    ys = _middle(0, y2 - y1, y2 - y1 + 1)
+    sides = np.concatenate([patch[ys, :3].reshape(-1, 3), patch[ys, -3:].reshape(-1, 3)]).astype(np.float32)
+    chroma = sides.max(axis=1) - sides.min(axis=1)
+    if len(sides) < 4 or chroma.max() < MIN_CHROMA:
+        return [float(v) for v in box]
+    colour = np.median(sides[chroma >= np.percentile(chroma, 75)], axis=0)
+    near = np.linalg.norm(patch.astype(np.float32) - colour, axis=2) <= SAME_COLOUR
+    cols = near[ys].mean(axis=0) >= FULL_ROW   # columns of the middle rows in the colour
+    xs = _middle(0, x2 - x1, x2 - x1 + 1)
+    full = near[:, xs].mean(axis=1) >= FULL_ROW   # rows of the middle columns in the colour
+    runs = [r for r in (_run(cols), _run(cols[::-1]), _run(full), _run(full[::-1])) if r > 0]
+    if not runs:
+        return [float(v) for v in box]
+    t = int(np.median(runs))   # a side with a label glued on runs longer; JPEG may grey one side's line
+    if t > MAX_THICK or x2 - x1 + 1 <= 2 * t + 2:
+        return [float(v) for v in box]
+    rows = near[:, t:-t].mean(axis=1) >= FULL_ROW
+    mid = (y2 - y1) // 2
+    if rows[mid]:
+        return [float(v) for v in box]
+    top, bottom = _line_from(rows, mid, -1, t), _line_from(rows, mid, +1, t)
+    # each row's share in the colour across the box, from LABEL_REACH px above the box to as far below it
+    above, below = min(y1, LABEL_REACH), min(h - 1 - y2, LABEL_REACH)
+    wide = rgb[y1 - above:y2 + below + 1, x1 + t:x2 - t + 1].astype(np.float32)
+    share = _ink(wide, colour).mean(axis=1)
+    out = [float(v) for v in box]
+    if top is not None and top - t + 1 > 0 and _glued(share[:above + top - t + 1][::-1]):
+        out[1] = float(y1 + top - t + 1)
+    if bottom is not None and bottom + t - 1 < y2 - y1 and _glued(share[above + bottom + t:]):
+        out[3] = float(y1 + bottom + t - 1)
+    if out[3] - out[1] + 1 < MIN_KEPT:
+        return [float(v) for v in box]
+    return out
+
+
+def _ink(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Which ``pixels`` (float RGB) may be a label's ink drawn in a line's ``colour``: within SAME_COLOUR of it, or
+    of its hue (chroma parts within HUE_COS) and at least as chromatic: JPEG greys a thin line, not its filled tag."""
+    pc = pixels - pixels.mean(axis=-1, keepdims=True)
+    cc = colour - colour.mean()
+    pn, cn = np.linalg.norm(pc, axis=-1), float(np.linalg.norm(cc))
+    same_hue = (pc @ cc >= HUE_COS * pn * cn) & (pn >= cn)
+    return (np.linalg.norm(pixels - colour, axis=-1) <= SAME_COLOUR) | same_hue
+
+
+def _glued(share: np.ndarray) -> bool:
+    """The rows beyond a line (``share``: each row's share in the line colour, nearest the line first) hold a label
+    glued to it: its colour within START_GAP rows of the line, over MIN_LABEL rows with no gap wider than LABEL_GAP
+    and GLUED_SHARE of their pixels (a line's JPEG fringe is a row or two; the inside of a box whose line was
+    crossed by another's is picture before it meets the box's own line)."""
+    ink = share >= INK_SHARE
+    start = np.flatnonzero(ink[:START_GAP + 1])
+    if not len(start):
+        return False
+    ink = ink[int(start[0]):]
+    off = np.flatnonzero(np.convolve(~ink, np.ones(LABEL_GAP + 1), "valid") >= LABEL_GAP + 1)
+    end = int(off[0]) if len(off) else len(ink)
+    return end >= MIN_LABEL and float(share[int(start[0]):int(start[0]) + end].mean()) >= GLUED_SHARE
+
+
+def _run(flags: np.ndarray) -> int:
+    """Length of the run of True at the start of ``flags``."""
+    off = np.flatnonzero(~flags)
+    return int(off[0]) if len(off) else len(flags)
+
+
+def _line_from(rows: np.ndarray, start: int, step: int, t: int) -> int | None:
+    """The first row (index) of ``t`` consecutive line rows met going from ``start`` by ``step``: the line's inner
+    edge; None when none is met."""
+    i, n = start, 0
+    while 0 <= i < len(rows):
+        n = n + 1 if rows[i] else 0
+        if n >= t:
+            return i - step * (t - 1)
+        i += step
+    return None

@@ -110,7 +110,7 @@ from tools.regions.sides import label_side, off_label_above, off_label_below, re
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
 from tools.regions.masks import with_masks
-from tools.regions.edges import outer_box
+from tools.regions.edges import off_glued_labels, outer_box
 
 SURE_READ = 0.85              # OCR confidence above which the other polarity of a label is not tried
 # a label read where the image's other labels sit, beside a box found there, needs less: on dev overlays (seeds 1/11)
@@ -170,6 +170,9 @@ def read_regions(
         for r in regions:
             r.bbox = outer_box(rgb, r.bbox)
     regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
+    if outer_edges:   # a label glued on a box's top or bottom line is no part of the box
+        for r in regions:
+            r.bbox = off_glued_labels(rgb, r.bbox)
     regions = with_masks(rgb, regions, allowed, Region)   # translucent masks with a numbered marker
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
