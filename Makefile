@@ -43,8 +43,11 @@ $(STAMPS)/python: $(STAMPS)/apt requirements.lock requirements-weights.txt pypro
 	@mkdir -p $(YOLO_CONFIG_DIR) $(TORCH_HOME)
 	@touch $@
 
+# Two pytest-xdist worker processes, one test file at a time each (a file's module fixtures, e.g. rendered overlays,
+# are built once): both cores of the 2-core machines. TEST_WORKERS=0 runs every test in the pytest process itself.
+TEST_WORKERS ?= 2
 test: setup
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile tests
 
 demo: setup
 	$(PY) -m agent.demo
