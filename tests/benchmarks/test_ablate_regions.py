@@ -55,12 +55,11 @@ def _scored(n: int, seed: int, off: str | None) -> tuple[int, int]:
 
 
 def test_worker_processes_count_what_the_benchmark_scores_with_and_without_the_pass() -> None:
-    # the switch must reach the worker processes: they count what this process counts with and without the pass; on
-    # the first 4 overlays of seed 171 the fourth needs label_by_siblings (with the fine-tuned recognizer; seed
-    # 141's eighth, which needed it with the recognizer before, no longer does)
+    # the switch must reach the worker processes: they count what this process counts with every pass on, and on the
+    # first 4 overlays of seed 171 label_by_siblings changes the count (with the fine-tuned recognizer; seed 141's
+    # eighth, which needed it with the recognizer before, no longer does). A switch that did not reach the worker
+    # would read them as with the pass, a change of (0, 0): the run without it is not recounted here.
     res = ablate(["label_by_siblings"], seeds=[171], n=4, workers=1)
-    on, off = _scored(4, 171, None), _scored(4, 171, "label_by_siblings")
-    assert off != on   # the pass matters here, so a switch that did not reach the workers would show
-    assert (res["exact"], res["extra"]) == on
+    assert (res["exact"], res["extra"]) == _scored(4, 171, None)
     change = res["passes"]["label_by_siblings"]
-    assert (change["exact_change"], change["extra_change"]) == (off[0] - on[0], off[1] - on[1])
+    assert (change["exact_change"], change["extra_change"]) != (0, 0), change   # the pass matters: the switch arrived
