@@ -227,6 +227,8 @@ def score_task(task: str, prediction: str | None, gt: str | None, judge: "Judge 
     if spec.rule == "token_f1":
         return token_f1(pred, ref)
     try:
+        if spec.rule == "bedi_clock":  # BEDI's clock rule has a lenient mode of its own (hours 0-12, score in [0, 1])
+            return score_bedi_clock(pred, ref, mode)
         return _RULES[spec.rule](pred, ref)
     except (OverflowError, ValueError) as exc:  # floats of huge integers; int() of more than 4,300 digits
         if mode == STRICT:
