@@ -110,7 +110,7 @@ _SAMPLES = [Sample(f"{t}_00001", "spatialuav", t, [], "q", "Region 1, 2") for t 
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@SETTINGS
 @given(sample=st.sampled_from(_SAMPLES), pred=st.one_of(st.none(), ANSWERISH))
 def test_lenient_entry_point_never_raises_on_predictions(sample, pred):
     result = score_detailed(sample, pred, judge=TokenF1Judge(), mode="lenient")
@@ -118,7 +118,7 @@ def test_lenient_entry_point_never_raises_on_predictions(sample, pred):
     assert isinstance(result.parsed, bool) and result.answer_format and result.group
 
 
-@settings(max_examples=300, deadline=None)
+@SETTINGS
 @given(sample=st.sampled_from(_SAMPLES), pred=st.one_of(st.none(), ANSWERISH))
 def test_strict_entry_point_scores_skips_or_names_the_official_crash(sample, pred):
     try:
