@@ -120,6 +120,7 @@ class DetectResult(Result):
     count_reliable: bool
     reason: str | None
     model: str
+    count_accuracy: dict[str, float]
 
 
 @register("detect", """Detect objects with the configured YOLO detectors: colour photos with the RGB detector
@@ -128,7 +129,8 @@ class DetectResult(Result):
     3x3 grid (top-left ... bottom-right).
     known_labels: the only classes this detector can see (a count of anything else cannot be given: abstain).
     count_reliable=false (with the reason) when the image is outside what the detector was trained on (the shipped
-    person detector on thermal frames or drone photos): then do not answer a count from it. Boxes the frame cannot
+    person detector on thermal frames or drone photos): then do not answer a count from it. count_accuracy: per
+    label, the share of validation frames the detector counted within ±1 or ±10 % (calibrated weights, no conf). Boxes the frame cannot
     support (whole-frame or whole-tile boxes, featureless areas, boxes larger than the object on the ground) are
     dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""")  # fmt: skip
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
@@ -152,6 +154,7 @@ def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,
         counts[d.label] = counts.get(d.label, 0) + 1
     data = {"detections": rows, "counts": counts, "known_labels": rep.known_labels,
             "count_reliable": rep.count_reliable, "reason": rep.reason, "model": rep.model,
+            "count_accuracy": rep.count_accuracy,
             "rejected": [{"label": d.label, "score": d.score, "bbox": d.bbox, "why": why} for d, why in rep.rejected]}
     pic = draw.boxes(img.rgb, [(f"{d.label} {d.score:.2f}", d.bbox) for d in dets]) if annotate else None
     return ToolOutput(data, pic)

@@ -3,12 +3,13 @@
 A count is the number of detections above a score threshold; one threshold for every class over-counts the classes
 the detector is unsure about and under-counts the others. For each class this picks, on the validation frames
 (never the test split), the threshold whose per-frame counts are most often within ±1 or ±10 % of the VOC count
-(ties: the smaller mean absolute error), and writes ``{"score_thresholds": {label: thr}}`` beside the weights
-(``tools/weights/thermal_detector.json``), which :func:`tools.perception.detect.detect_report` reads when the caller
-gives no threshold.
+(ties: the smaller mean absolute error), and writes ``{"score_thresholds": {label: thr}, "imgsz": px, "val_counts":
+{label: {"val_within_10pct_or_1": share, ...}}}`` beside the weights (``tools/weights/thermal_detector.json``), which
+:func:`tools.perception.detect.detect_report` reads: the thresholds when the caller gives none, the detector input
+size ``--imgsz`` the frames are seen at (the scores depend on it), the share as a count answer's confidence.
 
-Run: ``.venv/bin/python -m training.thermal_calibrate --hituav /tmp/hituav [--weights <.pt>]`` (default: the
-shipped ``tools/weights/thermal_detector.pt``; 11 minutes on the shared 2 cores).
+Run: ``.venv/bin/python -m training.thermal_calibrate --hituav /tmp/hituav [--weights <.pt>] [--imgsz 1280]``
+(default: the shipped ``tools/weights/thermal_detector.pt``; 11 minutes at 640 px on the shared 2 cores).
 """
 
 from __future__ import annotations
@@ -27,15 +28,17 @@ CANDIDATES = tuple(round(x, 2) for x in np.arange(0.05, 0.91, 0.05))
 FLOOR = min(CANDIDATES)
 
 
-def frame_scores(frames: list[tuple[Path, Path]], weights: Path) -> list[dict[str, tuple[list[float], int]]]:
-    """Per frame and label: the detection scores (down to FLOOR) and the true count."""
+def frame_scores(frames: list[tuple[Path, Path]], weights: Path,
+                 imgsz: int = 640) -> list[dict[str, tuple[list[float], int]]]:
+    """Per frame and label: the detection scores (down to FLOOR) at detector input size ``imgsz`` px and the true
+    count."""
     from tools.perception.detect import detect_report
 
     cfg = Config(thermal_yolo_weights=str(weights), detector_domain="thermal")
     out = []
     for image, xml in frames:
         truth = voc_truth(xml)
-        rep = detect_report(image, conf=FLOOR, tile=None, config=cfg)
+        rep = detect_report(image, conf=FLOOR, tile=None, config=cfg, input_px=imgsz)
         out.append({label: ([d.score for d in rep.detections if d.label == label], len(truth.get(label, [])))
                     for label in VOC_LABELS.values()})
     return out
@@ -58,15 +61,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hituav", type=Path, required=True, help="folder holding HIT-UAV's normal_xml/")
     parser.add_argument("--weights", type=Path, default=SHIPPED)
+    parser.add_argument("--imgsz", type=int, default=640, help="detector input size (px) the frames are seen at")
     args = parser.parse_args()
-    scores = frame_scores(split_frames(args.hituav, "val"), args.weights)
+    scores = frame_scores(split_frames(args.hituav, "val"), args.weights, args.imgsz)
     table, report = {}, {}
     for label in VOC_LABELS.values():
         thr, share, mae = best_threshold([f[label] for f in scores])
         table[label] = thr
         report[label] = {"threshold": thr, "val_within_10pct_or_1": share, "val_count_mae": mae}
     out = args.weights.with_suffix(".json")
-    out.write_text(json.dumps({"score_thresholds": table, "calibrated_on": f"HIT-UAV val ({len(scores)} frames)",
+    out.write_text(json.dumps({"score_thresholds": table, "imgsz": args.imgsz, "calibrated_on": f"HIT-UAV val ({len(scores)} frames)",
                                "val_counts": report}, indent=2) + "\n")
     print(json.dumps(report, indent=2))
     print("wrote", out)

@@ -117,3 +117,33 @@ def test_shipped_thermal_detector_counts_cars_on_a_real_frame(shared_data: Path)
     counted = sum(d.label == "car" for d in rep.detections)
     assert rep.model == "thermal (thermal_detector.pt)" and rep.count_reliable
     assert abs(counted - truth) <= max(2, 0.15 * truth), (counted, truth)
+
+
+def test_the_calibrated_input_size_is_the_size_the_whole_frame_is_seen_at(random_thermal_weights: Path,
+                                                                         tmp_path: Path) -> None:
+    weights = tmp_path / "thermal_sized.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    frame = np.repeat(np.random.default_rng(2).integers(0, 255, (96, 120), dtype=np.uint8)[:, :, None], 3, axis=2)
+    cfg = Config(thermal_yolo_weights=str(weights))
+    scores = {px: [round(d.score, 6) for d in detect_report(frame, conf=0.0, tile=None, config=cfg,
+                                                            input_px=px).detections] for px in (128, 320)}
+    assert scores[128] != scores[320]  # the input size changes what a random model outputs
+    accuracy = {"person": 0.68, "car": 0.82, "bicycle": 0.89, "other_vehicle": 0.99}
+    weights.with_suffix(".json").write_text(json.dumps({
+        "score_thresholds": {k: 0.0 for k in accuracy}, "imgsz": 320,
+        "val_counts": {k: {"val_within_10pct_or_1": v} for k, v in accuracy.items()}}))
+    rep = detect_report(frame, tile=None, config=cfg)
+    assert [round(d.score, 6) for d in rep.detections] == scores[320]
+    assert rep.count_accuracy == accuracy
+    # a threshold of the caller's own: the measured count accuracy (at the calibrated thresholds) does not apply
+    assert detect_report(frame, conf=0.0, tile=None, config=cfg).count_accuracy == {}
+
+
+@pytest.mark.parametrize("imgsz", ["large", 0, 640.5, True])
+def test_an_unusable_calibrated_input_size_is_a_clear_error(random_thermal_weights: Path, tmp_path: Path,
+                                                            imgsz: object) -> None:
+    weights = tmp_path / "thermal_badsize.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, "imgsz": imgsz}))
+    with pytest.raises(ToolError, match="imgsz|score thresholds"):
+        detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))

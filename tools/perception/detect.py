@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Sequence
@@ -117,7 +117,8 @@ class DetectionReport:
     ``count_reliable``: False when the image is outside the detector's domain (``reason`` says why): the shipped
     person detector was trained on ground-level RGB photos and finds none of the people on grey/thermal frames
     (measured by ``benchmarks/measure/bench_detect.py``). ``model``: which detector answered ("rgb (best.pt)",
-    "thermal (thermal_detector.pt)").
+    "thermal (thermal_detector.pt)"). ``count_accuracy``: per label, the share of validation frames whose count at
+    the calibrated thresholds was within ±1 or ±10 % (only when those thresholds applied, i.e. no ``conf`` given).
     """
 
     detections: list[Detection]
@@ -126,6 +127,7 @@ class DetectionReport:
     count_reliable: bool
     reason: str | None
     model: str = ""
+    count_accuracy: dict[str, float] = field(default_factory=dict)
 
 
 def detect(
@@ -160,10 +162,13 @@ def detect_report(
     config: Config | None = None,
     gsd_m_per_px: float | None = None,
     aerial: bool = False,
+    input_px: int | None = None,
 ) -> DetectionReport:
     """:func:`detect` with the dropped boxes, the detector's labels and whether a count can be trusted.
 
     ``aerial``: the frame is known to be a drone photo (its metadata has a flight altitude or camera pitch).
+    ``input_px``: detector input size (px) of the whole-frame pass; None: the size the weights were calibrated at
+    (:meth:`DetectorChoice.input_size`), else 640.
     """
     if conf is not None and not 0.0 <= float(conf) <= 1.0:
         raise ToolError(f"conf must be in [0, 1], got {conf}")
@@ -180,13 +185,18 @@ def detect_report(
     wanted = _wanted_labels(labels, names)
     h, w = rgb.shape[:2]
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])  # ultralytics reads numpy arrays as OpenCV BGR
+    # the whole frame at the size the weights were calibrated at (thermal: 1280 px); tiles at the detector's own
+    frame_px = int(input_px) if input_px is not None else choice.input_size(DETECTOR_SIZE_PX)
+    if frame_px < 32:
+        raise ToolError(f"input_px must be at least 32 pixels, got {input_px}")
     crops = [(0, 0, bgr)]
     if tile == "auto":
         tile_px = auto_tile_size(w, h)
-    if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * DETECTOR_SIZE_PX):
+    if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * max(frame_px, DETECTOR_SIZE_PX)):
         crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
+    results = _predict(model, [bgr], floor, frame_px) + _predict(model, [c for _, _, c in crops[1:]], floor)
     boxes, scores, classes, views = [], [], [], []
-    for (x0, y0, crop), result in zip(crops, _predict(model, [c for _, _, c in crops], floor)):
+    for (x0, y0, crop), result in zip(crops, results):
         b = result.boxes
         xyxy = b.xyxy.cpu().numpy().reshape(-1, 4) + np.array([x0, y0, x0, y0], float)
         boxes.append(xyxy)
@@ -208,7 +218,8 @@ def detect_report(
     out = [d for d in out if (wanted is None or d.label in wanted) and d.score >= thresholds.get(d.label, floor)]
     known = sorted(set(names.values()))
     reliable, reason = _count_reliability(rgb, model.names, aerial)
-    return DetectionReport(out, rejected, known, reliable, reason, choice.name)
+    return DetectionReport(out, rejected, known, reliable, reason, choice.name, choice.count_accuracy()
+                           if conf is None else {})
 
 
 #: A box whose view (the frame or tile it was found in) it fills to this fraction in both directions is the
@@ -267,13 +278,13 @@ def _count_reliability(rgb: np.ndarray, raw_names: dict[int, str], aerial: bool)
     return True, None
 
 
-def _predict(model: Any, crops: list[np.ndarray], conf: float) -> list[Any]:
+def _predict(model: Any, crops: list[np.ndarray], conf: float, imgsz: int = DETECTOR_SIZE_PX) -> list[Any]:
     import torch
 
     results = []
     for start in range(0, len(crops), 8):  # small batches keep memory bounded on huge frames
         batch = crops[start : start + 8]
-        results += model.predict(batch, conf=conf, imgsz=DETECTOR_SIZE_PX, device="cpu", verbose=False)
+        results += model.predict(batch, conf=conf, imgsz=imgsz, device="cpu", verbose=False)
         # ultralytics' device selection (first predict) drops torch to cpu_count - 1 threads, meant for training:
         # 1 thread on 2 cores, half the inference speed; every later batch runs with the configured ones
         torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1").split(",")[0]))

@@ -7,9 +7,12 @@ a YOLOv8s fine-tuned on HIT-UAV aerial thermal frames: person, car, bicycle, oth
 (or whose colour channels agree, a grey JPEG) goes to the thermal detector; ``Config.detector_domain`` ("rgb" or
 "thermal") overrides the choice.
 
-A weights file may come with score thresholds per class (``<weights>.json`` beside it, key ``score_thresholds``,
-written by ``training/thermal_calibrate.py`` on the validation split): detections are kept from those scores when
-the caller gives no threshold of its own.
+A weights file may come with a calibration (``<weights>.json`` beside it, written by ``training/thermal_calibrate.py``
+on the validation split): ``score_thresholds`` per class (detections are kept from those scores when the caller
+gives no threshold of its own), ``imgsz`` (the detector input size, px, the thresholds were chosen at: a 640x512
+thermal frame seen at 1280 px shows its ~10 px people at twice the size) and ``val_counts[label]
+["val_within_10pct_or_1"]`` (the measured share of frames whose count at that threshold is within ±1 or ±10 %,
+what a count answer's confidence is).
 """
 
 from __future__ import annotations
@@ -45,17 +48,39 @@ class DetectorChoice:
 
     def score_thresholds(self) -> dict[str, float]:
         """Calibrated score threshold per label of these weights ({} when none ship with them)."""
-        return dict(_thresholds(self.weights))
+        return dict(_calibration(self.weights)[0])
+
+    def input_size(self, default: int) -> int:
+        """Detector input size (px) the weights were calibrated at, else ``default``."""
+        return _calibration(self.weights)[1] or default
+
+    def count_accuracy(self) -> dict[str, float]:
+        """Per label, the measured share of validation frames counted within ±1 or ±10 % ({} when not measured)."""
+        return dict(_calibration(self.weights)[2])
+
+
+Calibration = tuple[tuple[tuple[str, float], ...], int | None, tuple[tuple[str, float], ...]]
+
+
+def _calibration(weights: str) -> Calibration:
+    """(score thresholds, input size or None, count accuracy) from the sidecar ``<weights>.json``."""
+    sidecar = Path(weights).with_suffix(".json")
+    if not sidecar.is_file():
+        return (), None, ()
+    return _read_calibration(sidecar, sidecar.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=8)
-def _thresholds(weights: str) -> tuple[tuple[str, float], ...]:
-    sidecar = Path(weights).with_suffix(".json")
-    if not sidecar.is_file():
-        return ()
+def _read_calibration(sidecar: Path, mtime_ns: int) -> Calibration:
+    """Parsed once per version of the file (``mtime_ns``): a recalibration is seen without a restart."""
     try:
-        table = json.loads(sidecar.read_text())["score_thresholds"]
-        return tuple((str(k), float(v)) for k, v in table.items())
+        doc = json.loads(sidecar.read_text())
+        table = tuple((str(k), float(v)) for k, v in doc["score_thresholds"].items())
+        imgsz = doc.get("imgsz")
+        if imgsz is not None and (isinstance(imgsz, bool) or int(imgsz) != imgsz or not 32 <= int(imgsz) <= 4096):
+            raise ValueError(f"imgsz must be an integer number of pixels in [32, 4096], got {imgsz!r}")
+        accuracy = tuple((str(k), float(v["val_within_10pct_or_1"])) for k, v in doc.get("val_counts", {}).items())
+        return table, (int(imgsz) if imgsz is not None else None), accuracy
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ToolError(f"unreadable score thresholds in {sidecar}: {exc}") from exc
 
