@@ -130,7 +130,8 @@ class DetectResult(Result):
     known_labels: the only classes this detector can see (a count of anything else cannot be given: abstain).
     count_reliable=false (with the reason) when the image is outside what the detector was trained on (the shipped
     person detector on thermal frames or drone photos): then do not answer a count from it. count_accuracy: per
-    label, the share of validation frames the detector counted within ±1 or ±10 % (calibrated weights, no conf). Boxes the frame cannot
+    label, the share of validation frames with as many detections that it counted within ±1 or ±10 % (calibrated
+    weights, no conf). Boxes the frame cannot
     support (whole-frame or whole-tile boxes, featureless areas, boxes larger than the object on the ground) are
     dropped and listed in rejected. labels: keep only these classes. tile "auto" cuts large frames into tiles.""")  # fmt: skip
 def detect(ctx: ToolContext, image: ImageArg, labels: list[str] | None = None,

@@ -2,7 +2,8 @@
 
 Two sets, truth from HIT-UAV's Pascal VOC boxes (Person, Car, Bicycle, OtherVehicle; DontCare ignored):
 - HIT-UAV's official **test** split (579 frames, never trained on; the dataset is read from a folder holding its
-  ``normal_xml/``, e.g. extracted from the repository with ``git archive HEAD normal_xml``): per class AP at IoU 0.5
+  ``normal_xml/``, e.g. extracted from the repository with ``git archive HEAD normal_xml``), each frame seen at the
+  weights' calibrated input size (``input_px``): per class AP at IoU 0.5
   (all-point interpolated precision/recall area, detections down to ``AP_CONF``), and per frame and class the count
   error at the threshold a count question gets (the weights' calibrated per-class thresholds, else 0.25): mean
   absolute error and the share of counts within ±1 or ±10 %, whichever is larger;
@@ -82,11 +83,12 @@ def within(error: int, truth: int) -> bool:
 
 def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> dict:
     """AP50, recall at the counting threshold and count errors per class over (image, VOC xml) pairs."""
-    from tools.perception.detect import DEFAULT_CONF, detect_report
+    from tools.perception.detect import DEFAULT_CONF, DETECTOR_SIZE_PX, detect_report
     from tools.perception.detector_choice import choose_detector
 
     cfg = config or Config.from_env(detector_domain="thermal")
-    calibrated = choose_detector(np.zeros((8, 8, 3), np.uint8), cfg).score_thresholds()
+    choice = choose_detector(np.zeros((8, 8, 3), np.uint8), cfg)
+    calibrated = choice.score_thresholds()
     count_conf = {label: calibrated.get(label, DEFAULT_CONF) for label in VOC_LABELS.values()}
     scores: dict[str, list[float]] = defaultdict(list)
     hits: dict[str, list[bool]] = defaultdict(list)
@@ -106,7 +108,8 @@ def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> d
             hits[label] += list(h)
             n_truth[label] += len(gt)
             count_err[label].append((int((s >= count_conf[label]).sum()) - len(gt), len(gt)))
-    out: dict = {"frames": len(frames), "model": model, "count_conf": count_conf, "per_class": {}}
+    out: dict = {"frames": len(frames), "model": model, "input_px": choice.input_size(DETECTOR_SIZE_PX),
+                 "count_conf": count_conf, "per_class": {}}
     for label in VOC_LABELS.values():
         s, h = np.array(scores[label]), np.array(hits[label], bool)
         errs = count_err[label]

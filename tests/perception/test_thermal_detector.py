@@ -147,3 +147,20 @@ def test_an_unusable_calibrated_input_size_is_a_clear_error(random_thermal_weigh
     weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, "imgsz": imgsz}))
     with pytest.raises(ToolError, match="imgsz|score thresholds"):
         detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))
+
+
+def test_the_count_accuracy_is_the_one_measured_for_as_many_detections(tmp_path: Path) -> None:
+    from tools.perception.detector_choice import DetectorChoice
+
+    weights = tmp_path / "thermal_buckets.pt"
+    rows = [{"detected_from": 0, "frames": 120, "within_10pct_or_1": 0.9},
+            {"detected_from": 6, "frames": 40, "within_10pct_or_1": 0.45},
+            {"detected_from": 16, "frames": 0, "within_10pct_or_1": None}]
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"person": 0.3, "car": 0.5}, "val_counts": {
+        "person": {"val_within_10pct_or_1": 0.7, "by_detected_count": rows},
+        "car": {"val_within_10pct_or_1": 0.8}}}))
+    choice = DetectorChoice("thermal", str(weights), "thermal_yolo_weights")
+    assert choice.count_accuracy({"person": 0, "car": 30}) == {"person": 0.9, "car": 0.8}
+    assert choice.count_accuracy({"person": 5}) == {"person": 0.9}
+    assert choice.count_accuracy({"person": 6, "bicycle": 2}) == {"person": 0.45}
+    assert choice.count_accuracy({"person": 40}) == {"person": 0.45}  # no frame measured from 16 up

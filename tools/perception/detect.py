@@ -117,8 +117,9 @@ class DetectionReport:
     ``count_reliable``: False when the image is outside the detector's domain (``reason`` says why): the shipped
     person detector was trained on ground-level RGB photos and finds none of the people on grey/thermal frames
     (measured by ``benchmarks/measure/bench_detect.py``). ``model``: which detector answered ("rgb (best.pt)",
-    "thermal (thermal_detector.pt)"). ``count_accuracy``: per label, the share of validation frames whose count at
-    the calibrated thresholds was within ±1 or ±10 % (only when those thresholds applied, i.e. no ``conf`` given).
+    "thermal (thermal_detector.pt)"). ``count_accuracy``: per label, the share of validation frames with a detected
+    count like this frame's whose count was within ±1 or ±10 % (only when the calibrated thresholds applied, i.e. no
+    ``conf`` given).
     """
 
     detections: list[Detection]
@@ -218,8 +219,9 @@ def detect_report(
     out = [d for d in out if (wanted is None or d.label in wanted) and d.score >= thresholds.get(d.label, floor)]
     known = sorted(set(names.values()))
     reliable, reason = _count_reliability(rgb, model.names, aerial)
-    return DetectionReport(out, rejected, known, reliable, reason, choice.name, choice.count_accuracy()
-                           if conf is None else {})
+    counted = {label: sum(d.label == label for d in out) for label in (wanted or set(names.values()))}
+    accuracy = choice.count_accuracy(counted) if conf is None else {}
+    return DetectionReport(out, rejected, known, reliable, reason, choice.name, accuracy)
 
 
 #: A box whose view (the frame or tile it was found in) it fills to this fraction in both directions is the

@@ -9,10 +9,9 @@ a YOLOv8s fine-tuned on HIT-UAV aerial thermal frames: person, car, bicycle, oth
 
 A weights file may come with a calibration (``<weights>.json`` beside it, written by ``training/thermal_calibrate.py``
 on the validation split): ``score_thresholds`` per class (detections are kept from those scores when the caller
-gives no threshold of its own), ``imgsz`` (the detector input size, px, the thresholds were chosen at: a 640x512
-thermal frame seen at 1280 px shows its ~10 px people at twice the size) and ``val_counts[label]
-["val_within_10pct_or_1"]`` (the measured share of frames whose count at that threshold is within ±1 or ±10 %,
-what a count answer's confidence is).
+gives no threshold of its own), ``imgsz`` (the detector input size, px, the thresholds were chosen at; default
+640) and ``val_counts[label]`` (the measured share of frames whose count at that threshold is within ±1 or ±10 %,
+``by_detected_count`` for frames with as many detections: what a count answer's confidence is).
 """
 
 from __future__ import annotations
@@ -54,12 +53,23 @@ class DetectorChoice:
         """Detector input size (px) the weights were calibrated at, else ``default``."""
         return _calibration(self.weights)[1] or default
 
-    def count_accuracy(self) -> dict[str, float]:
-        """Per label, the measured share of validation frames counted within ±1 or ±10 % ({} when not measured)."""
-        return dict(_calibration(self.weights)[2])
+    def count_accuracy(self, counts: dict[str, int]) -> dict[str, float]:
+        """Per label of ``counts`` (label → count detected at the calibrated thresholds), the measured share of
+        validation frames with a detected count like it that were counted within ±1 or ±10 % ({} when not
+        measured)."""
+        table = dict(_calibration(self.weights)[2])
+        out = {}
+        for label, n in counts.items():
+            buckets = table.get(label, ())
+            shares = [share for least, share in buckets if least <= n]
+            if shares:
+                out[label] = shares[-1]
+        return out
 
 
-Calibration = tuple[tuple[tuple[str, float], ...], int | None, tuple[tuple[str, float], ...]]
+# per label: (least detected count, share counted within tolerance), by increasing least count
+Accuracy = tuple[tuple[str, tuple[tuple[int, float], ...]], ...]
+Calibration = tuple[tuple[tuple[str, float], ...], int | None, Accuracy]
 
 
 def _calibration(weights: str) -> Calibration:
@@ -79,10 +89,18 @@ def _read_calibration(sidecar: Path, mtime_ns: int) -> Calibration:
         imgsz = doc.get("imgsz")
         if imgsz is not None and (isinstance(imgsz, bool) or int(imgsz) != imgsz or not 32 <= int(imgsz) <= 4096):
             raise ValueError(f"imgsz must be an integer number of pixels in [32, 4096], got {imgsz!r}")
-        accuracy = tuple((str(k), float(v["val_within_10pct_or_1"])) for k, v in doc.get("val_counts", {}).items())
+        accuracy = tuple((str(k), _buckets(v)) for k, v in doc.get("val_counts", {}).items())
         return table, (int(imgsz) if imgsz is not None else None), accuracy
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ToolError(f"unreadable score thresholds in {sidecar}: {exc}") from exc
+
+
+def _buckets(measured: dict) -> tuple[tuple[int, float], ...]:
+    """(least detected count, share) rows of one label's ``val_counts`` entry: its ``by_detected_count`` table, else
+    the share over all frames from a count of 0."""
+    rows = [(int(r["detected_from"]), float(r["within_10pct_or_1"])) for r in measured.get("by_detected_count", [])
+            if r.get("within_10pct_or_1") is not None]
+    return tuple(sorted(rows)) or ((0, float(measured["val_within_10pct_or_1"])),)
 
 
 def image_domain(rgb: np.ndarray, cfg: Config) -> str:
