@@ -118,13 +118,15 @@ UNMEASURED_COUNT_CONFIDENCE = 0.7
 
 
 def count_confidence(accuracy: dict[str, float], labels: Sequence[str]) -> tuple[float, str]:
-    """(confidence, note) of a count of ``labels``: the detector's measured share of validation frames counted within
-    ±1 or ±10 % (the least of the labels summed), else :data:`UNMEASURED_COUNT_CONFIDENCE` with no note."""
+    """(confidence, note) of a count of ``labels``: the detector's measured share of validation frames (with about as
+    many detections) counted within ±1 or ±10 % (the least of the labels summed), else
+    :data:`UNMEASURED_COUNT_CONFIDENCE` with no note."""
     shares = [float(accuracy[k]) for k in labels if k in accuracy]
     if not labels or len(shares) < len(labels):
         return UNMEASURED_COUNT_CONFIDENCE, ""
     share = min(shares)
-    return share, f"; its {'/'.join(labels)} counts were within ±1 or ±10 % on {share:.0%} of validation frames"
+    return share, (f"; its {'/'.join(labels)} counts were within ±1 or ±10 % on {share:.0%} of the validation "
+                   "frames where it found about as many")
 
 
 async def quality(ctx: ToolContext, p: Program) -> Evidence:
