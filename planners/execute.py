@@ -10,10 +10,10 @@ missing and where it was looked for.
 from __future__ import annotations
 
 import math
-from typing import Awaitable, Callable, Sequence
+from typing import Awaitable, Callable
 
 from planners.object_classes import detector_labels
-from planners.plans import Evidence, found, undecided
+from planners.plans import Evidence, count_confidence, found, undecided
 from planners.program import Ask, Program
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -111,22 +111,6 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
     conf, measured = count_confidence(r.get("count_accuracy") or {}, wanted)
     return found({"n": n, "label": label}, conf, f"{' + '.join(wanted)} found by the {r.get('model') or ''} detector "
                  f"(it knows {', '.join(known)}){measured}; small or occluded objects may be missed")
-
-
-#: Confidence of a count from a detector whose count accuracy was never measured.
-UNMEASURED_COUNT_CONFIDENCE = 0.7
-
-
-def count_confidence(accuracy: dict[str, float], labels: Sequence[str]) -> tuple[float, str]:
-    """(confidence, note) of a count of ``labels``: the detector's measured share of validation frames (with about as
-    many detections) counted within ±1 or ±10 % (the least of the labels summed), else
-    :data:`UNMEASURED_COUNT_CONFIDENCE` with no note."""
-    shares = [float(accuracy[k]) for k in labels if k in accuracy]
-    if not labels or len(shares) < len(labels):
-        return UNMEASURED_COUNT_CONFIDENCE, ""
-    share = min(shares)
-    return share, (f"; its {'/'.join(labels)} counts were within ±1 or ±10 % on {share:.0%} of the validation "
-                   "frames where it found about as many")
 
 
 async def quality(ctx: ToolContext, p: Program) -> Evidence:

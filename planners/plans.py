@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Sequence
 
 from planners.conventions import is_person_label, word_number
 from planners.evidence import Evidence, found, undecided
@@ -267,31 +267,48 @@ async def quality(ctx: ToolContext, u: Understanding) -> Evidence:
     return found({"text": f"quality score {r['score']}/5 (5 = clean): {', '.join(map(str, labels))}"}, 0.8)
 
 
-async def _person_count(ctx: ToolContext, index: int, label: str | None) -> tuple[int | None, str | None]:
+#: Confidence of a count from a detector whose count accuracy was never measured.
+UNMEASURED_COUNT_CONFIDENCE = 0.7
+
+
+def count_confidence(accuracy: dict[str, float], labels: Sequence[str]) -> tuple[float, str]:
+    """(confidence, note) of a count of ``labels``: the detector's measured share of validation frames (with about as
+    many detections) counted within ±1 or ±10 % (the least of the labels summed), else
+    :data:`UNMEASURED_COUNT_CONFIDENCE` with no note."""
+    shares = [float(accuracy[k]) for k in labels if k in accuracy]
+    if not labels or len(shares) < len(labels):
+        return UNMEASURED_COUNT_CONFIDENCE, ""
+    share = min(shares)
+    return share, (f"; its {'/'.join(labels)} counts were within ±1 or ±10 % on {share:.0%} of the validation "
+                   "frames where it found about as many")
+
+
+async def _person_count(ctx: ToolContext, index: int, label: str | None) -> tuple[int | None, str | None, float]:
+    """(count, why not, confidence) of the persons on image ``index``."""
     if not is_person_label(label):
         return None, (f"counting '{label or 'objects'}' needs a detector for that class; the configured detector "
-                      "only knows persons")
+                      "only knows persons"), 0.0
     r = await ctx.call("detect", image=ctx.images[index], labels=["person"])
-    return int(sum(r.get("counts", {}).values())), None
+    return int(sum(r.get("counts", {}).values())), None, count_confidence(r.get("count_accuracy") or {}, ["person"])[0]
 
 
 async def count(ctx: ToolContext, u: Understanding) -> Evidence:
-    n, why = await _person_count(ctx, 0, u.conventions.target_label)
+    n, why, conf = await _person_count(ctx, 0, u.conventions.target_label)
     if n is None:
         return undecided(why or "")
-    return found({"text": f"{n} {u.conventions.target_label}"}, 0.7)
+    return found({"text": f"{n} {u.conventions.target_label}"}, conf)
 
 
 async def count_choice(ctx: ToolContext, u: Understanding) -> Evidence:
     conv = u.conventions
     index = (conv.uav_index - 1) if conv.uav_index and conv.uav_index <= len(ctx.images) else 0
-    n, why = await _person_count(ctx, index, conv.target_label)
+    n, why, conf = await _person_count(ctx, index, conv.target_label)
     if n is None:
         return undecided(why or "")
     hits = [k for k, text in conv.options.items() if word_number(text) == n]
     if len(hits) != 1:
         return undecided(f"counted {n}, which matches {len(hits)} of the options")
-    return found({"letter": hits[0]}, 0.7)
+    return found({"letter": hits[0]}, conf)
 
 
 async def grounding(ctx: ToolContext, u: Understanding) -> Evidence:

@@ -14,7 +14,7 @@ import pytest
 
 from agent.agent import Agent
 from agent.config import Config, MissingWeightsError
-from planners.execute import UNMEASURED_COUNT_CONFIDENCE, count_confidence
+from planners.plans import UNMEASURED_COUNT_CONFIDENCE, count_confidence
 
 
 def test_the_confidence_of_a_count_is_the_least_measured_accuracy_of_the_labels_summed() -> None:
