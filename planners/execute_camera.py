@@ -11,12 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from planners.execute import OPERATIONS
+from planners.execute import METADATA_CONFIDENCE, OPERATIONS
 from planners.plans import Evidence, found, undecided
 from planners.program import Ask, Program
 from planners.toolbox import ToolContext
-
-METADATA_CONFIDENCE = 0.9  # values read from the file's own tags
 
 #: Each fact: the question words that ask for it, and the metadata fields that answer it.
 FACTS: dict[str, tuple[str, tuple[str, ...]]] = {

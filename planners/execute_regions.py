@@ -111,6 +111,17 @@ def _centre(box: list[float]) -> tuple[float, float]:
     return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
 
 
+def _no_pixel_scale(g: dict) -> Evidence | None:
+    """Why pixel offsets in this photo cannot be turned into ground metres by its GSD, or None when they can."""
+    if g.get("gsd_m_per_px") is None:
+        why = (g.get("missing") or {}).get("gsd_m_per_px") or "no altitude and lens, or ground width, known"
+        return undecided(f"the ground distance needs the ground sampling distance (altitude and lens, or the ground "
+                         f"width of the image): {why}")
+    if g.get("view") == "oblique":
+        return undecided("the photo is oblique: a distance from pixel spacing holds only for straight-down photos")
+    return None
+
+
 async def region_distance(ctx: ToolContext, p: Program) -> Evidence:
     ids = p.regions()[:2]
     if len(ids) == 1 and any(r.kind == "camera" for r in p.operands):
@@ -121,12 +132,8 @@ async def region_distance(ctx: ToolContext, p: Program) -> Evidence:
     if missing := [i for i in ids if i not in regions]:
         return undecided(f"region(s) {missing} could not be read in the image")
     g = await geometry(ctx, p)
-    if g.get("gsd_m_per_px") is None:
-        why = (g.get("missing") or {}).get("gsd_m_per_px") or "no altitude and lens, or ground width, known"
-        return undecided(f"the ground distance needs the ground sampling distance (altitude and lens, or the ground "
-                         f"width of the image): {why}")
-    if g.get("view") == "oblique":
-        return undecided("the photo is oblique: a distance from pixel spacing holds only for straight-down photos")
+    if (refusal := _no_pixel_scale(g)) is not None:
+        return refusal
     (ax, ay), (bx, by) = _centre(regions[ids[0]]["bbox"]), _centre(regions[ids[1]]["bbox"])
     metres = math.hypot(bx - ax, by - ay) * float(g["gsd_m_per_px"])
     note = "centre to centre, assuming a straight-down view" if g.get("view") is None else "centre to centre"
@@ -140,11 +147,10 @@ async def drone_to_region(ctx: ToolContext, p: Program, rid: int) -> Evidence:
     if rid not in regions:
         return undecided(f"region {rid} could not be read in the image")
     g = await geometry(ctx, p)
-    if g.get("view") == "oblique":
-        return undecided("the photo is oblique: the distance from the drone needs a straight-down view here")
-    if g.get("gsd_m_per_px") is None or g.get("width") is None or g.get("height") is None:
-        why = (g.get("missing") or {}).get("gsd_m_per_px") or "no altitude and lens, or ground width, known"
-        return undecided(f"the distance from the drone needs the ground sampling distance: {why}")
+    if (refusal := _no_pixel_scale(g)) is not None:
+        return refusal
+    if g.get("width") is None or g.get("height") is None:
+        return undecided("the distance from the drone needs the image size, which the photo's geometry lacks")
     cx, cy = _centre(regions[rid]["bbox"])
     metres = math.hypot(cx - float(g["width"]) / 2.0, cy - float(g["height"]) / 2.0) * float(g["gsd_m_per_px"])
     note = "horizontal, from the point below the drone (the image centre of a straight-down photo)"
