@@ -52,6 +52,13 @@ def text_above_centre(img: np.ndarray, box: Box, text: str, colour, scale: float
     cv2.putText(img, text, (cx - w // 2, box[1] - 4), FONT, scale, colour, 1, cv2.LINE_AA)
 
 
+def suav_boxes(img: np.ndarray, boxes: dict[int, Box], colours, thick: int, scale: float = 0.6) -> None:
+    """Each box outlined in its colour with "Region k" centred above it (the SpatialUAV style)."""
+    for (rid, box), colour in zip(boxes.items(), colours):
+        outline(img, box, colour, thick)
+        text_above_centre(img, box, f"Region {rid}", colour, scale)
+
+
 def tag(img: np.ndarray, box: Box, text: str, colour, ink, inside: bool, scale: float = 0.6) -> None:
     """A filled tag of the box colour on its top-left corner (outside above it, or inside), text in ``ink``."""
     w, h, base = text_size(text, scale)
@@ -88,9 +95,7 @@ def assert_read(img: np.ndarray, truth: dict[int, Box], quality: int = 80) -> No
 def test_suav_text_above_thin_box_id_zero():
     img = background()
     boxes = {0: (200, 200, 330, 300), 4: (560, 150, 640, 260)}
-    for (rid, box), colour in zip(boxes.items(), (MAGENTA, CYAN)):
-        outline(img, box, colour, 2)
-        text_above_centre(img, box, f"Region {rid}", colour)
+    suav_boxes(img, boxes, (MAGENTA, CYAN), 2)
     assert_read(img, boxes)
 
 
@@ -133,9 +138,7 @@ def test_set_of_mark_circles_at_centre():
 def test_touching_boxes_of_one_colour_and_nested_boxes():
     img = background(seed=4)
     boxes = {5: (200, 200, 320, 320), 6: (319, 200, 440, 320), 8: (600, 150, 850, 400), 9: (660, 230, 740, 320)}
-    for (rid, box), colour in zip(boxes.items(), (MAGENTA, MAGENTA, YELLOW, ORANGE)):
-        outline(img, box, colour, 2)
-        text_above_centre(img, box, f"Region {rid}", colour, 0.5)
+    suav_boxes(img, boxes, (MAGENTA, MAGENTA, YELLOW, ORANGE), 2, 0.5)
     assert_read(img, boxes)
 
 
@@ -144,9 +147,7 @@ def test_touching_boxes_of_one_colour_and_nested_boxes():
 def test_touching_boxes_of_two_colours():
     img = background(seed=4)
     boxes = {5: (200, 200, 320, 320), 6: (319, 200, 440, 320)}
-    for (rid, box), colour in zip(boxes.items(), (MAGENTA, CYAN)):
-        outline(img, box, colour, 2)
-        text_above_centre(img, box, f"Region {rid}", colour, 0.5)
+    suav_boxes(img, boxes, (MAGENTA, CYAN), 2, 0.5)
     assert_read(img, boxes)
 
 
@@ -185,7 +186,5 @@ def test_narrow_box_under_a_wider_label():
     letters (nor does the box swallow its label)."""
     img = background(seed=8)
     boxes = {2: (300, 250, 322, 290), 13: (600, 200, 625, 240)}
-    for (rid, box), colour in zip(boxes.items(), (YELLOW, MAGENTA)):
-        outline(img, box, colour, 1)
-        text_above_centre(img, box, f"Region {rid}", colour, 0.6)
+    suav_boxes(img, boxes, (YELLOW, MAGENTA), 1)
     assert_read(img, boxes)
