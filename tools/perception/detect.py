@@ -186,7 +186,7 @@ def detect_report(
     wanted = _wanted_labels(labels, names)
     h, w = rgb.shape[:2]
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])  # ultralytics reads numpy arrays as OpenCV BGR
-    # the whole frame at the size the weights were calibrated at (thermal: 1280 px); tiles at the detector's own
+    # the whole frame at the size the weights were calibrated at (their sidecar's imgsz); tiles at the detector's own
     frame_px = int(input_px) if input_px is not None else choice.input_size(DETECTOR_SIZE_PX)
     if frame_px < 32:
         raise ToolError(f"input_px must be at least 32 pixels, got {input_px}")
