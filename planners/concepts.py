@@ -21,7 +21,7 @@ C = {
     "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
-    "same_heading": r"same (heading|direction|orientation|way)|change(d)? (its |the )?heading|changed direction|"
+    "same_heading": r"same (heading|direction|orientation|way)|change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|changed direction|"
                     r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"
                     r"orientation)s?\b|\b(heading|direction|orientation)s?\b.*\bdifferent\b|"
                     r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
@@ -42,7 +42,8 @@ C = {
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
                  r"\bcover(s|ed)? (on the ground|of ground)|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
-           r"(" + UNIT_RX + r"|cm|mm|m)\s*(/|per)\s*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (pixel|px)\b|pixel size|"
+           r"(" + UNIT_RX + r"|cm|mm|m)[\s-]*(/|per)[\s-]*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (image |photo )?(pixel|px)\b|"
+           r"pixel size|"
            r"\bresolution\b|pixel (spacing|footprint|pitch)",
     "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
@@ -61,7 +62,7 @@ C = {
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
                r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
-    "tilt": r"\bnadir\b|straight[- ]down|\bperspective view\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
+    "tilt": r"\bnadir\b|straight[- ]down|\bperspective (view|shot|photo|image|picture)\b|\b(top|plan) view\b|\borthogonal\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
@@ -79,11 +80,12 @@ C = {
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
-                      r"\b(match|pair|link|associate)( up)? (the |all )?(regions|boxes|labels|marks|ids)\b|"
+                      r"\b(match|pair|link|associate)( up)? (the |all )?([a-z]+ )?(regions|boxes|labels|marks|ids)\b|"
                       r"\b(each|every|all) (box|boxes|region|regions|label|labels|mark|marks)\b.*"
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
-    "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) model\b|which camera|\bexif\b|\bmetadata\b|"
+    "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) (model|make|maker|manufacturer|brand)\b|"
+                   r"\bmake and model\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|which camera|\bexif\b|\bmetadata\b|"
                    r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) (sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
                    r"(was used|took|shot|captured|recorded|is it|was it)\b|\bwhen was (this|the) (photo|image|picture|"
                    r"shot|frame)\b|\btimestamp\b|\bdate and time\b|\bwhere was (this|the) (photo|image|picture|shot|"

@@ -23,7 +23,7 @@ _REGION = re.compile(r"\b(?:" + REGION_NOUNS + r")" + _REGION_QUALIFIER + r"\s*(
 _HASH = re.compile(r"(?<![\w#])(?:#|\br)(\d{1,2})\b")
 # "the thing marked 4", "the car labelled 7": a drawn id named by its marking, whatever noun comes before
 _MARKED = re.compile(r"\b(?:marked|labell?ed|numbered|tagged)\s+(?:as\s+|with\s+(?:an?\s+|the\s+)?(?:number\s+)?)?"
-                     r"#?(\d{1,2})\b(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|%))")
+                     r"(" + _ID_LIST + r")\b(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|%))")
 _IMAGE_NOUNS = r"image|photo|picture|frame|shot|view|exposure|capture|camera|pic"
 _IMAGE = re.compile(r"\b(?:" + _IMAGE_NOUNS + r")s?\s*(?:#|no\.?|number)?\s*(\d|one|two|three|four|five|[a-d])\b"
                     r"|\b(first|second|third|fourth|fifth|last)\s+(?:" + _IMAGE_NOUNS + r")")
@@ -53,8 +53,11 @@ def region_ids(text: str) -> list[tuple[int, int | None]]:
         img = _image_after(text[m.end(): m.end() + 40])
         for n in re.finditer(r"\d{1,2}", m.group(1)):
             found.append((m.start() + n.start(), int(n.group()), img))
-    for m in [*_HASH.finditer(text), *_MARKED.finditer(text)]:
+    for m in _HASH.finditer(text):
         found.append((m.start(1), int(m.group(1)), _image_after(text[m.end(): m.end() + 40])))
+    for m in _MARKED.finditer(text):  # "the things marked 2 and 5": every id of the list
+        img = _image_after(text[m.end(): m.end() + 40])
+        found += [(m.start(1) + n.start(), int(n.group()), img) for n in re.finditer(r"\d{1,2}", m.group(1))]
     seen: dict[tuple[int, int | None], None] = {}
     for _, rid, img in sorted(found):
         seen.setdefault((rid, img), None)

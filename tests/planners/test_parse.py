@@ -254,6 +254,16 @@ def test_a_region_by_any_name_is_a_region_referent(question, ids):
     assert p.ask == Ask.CLOCK and p.regions() == ids
 
 
+@pytest.mark.parametrize("question,ids", [
+    ("Tell me the real distance between the objects marked 1 and 3.", [1, 3]),
+    ("How far apart are the things labelled 2 and 5 on the ground?", [2, 5]),
+    ("Ground distance between the cars numbered 0 & 4?", [0, 4]),
+])
+def test_every_id_named_by_its_marking_is_a_region(question, ids):
+    p = parse_question(question, 1)
+    assert p.ask == Ask.DISTANCE and p.regions() == ids
+
+
 def test_two_regions_and_an_anchor():
     p = parse_question("Seen from box 2, at what o'clock is box 9?", 1)
     assert p.regions() == [2, 9] and p.conventions.anchor.id == 2
