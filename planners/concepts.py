@@ -21,7 +21,8 @@ C = {
     "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
-    "same_heading": r"same (heading|direction|orientation|way)|change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|changed direction|"
+    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s? (is |are )?(identical|"
+                    r"unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|changed direction|"
                     r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"
                     r"orientation)s?\b|\b(heading|direction|orientation)s?\b.*\bdifferent\b|"
                     r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
@@ -37,7 +38,8 @@ C = {
     "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
                  r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
-                 r"\bspan\b|\bspans\b|metres across|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
+                 r"\bspan\b|\bspans\b|metres across|how many (" + UNIT_RX + r") (wide|across|long|deep)\b|"
+                 r"\b(width|wide|size) (of )?(the )?(field of view|view|scene) on the ground\b|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
                  r"\bcover(s|ed)? (on the ground|of ground)|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
@@ -81,6 +83,7 @@ C = {
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
                       r"\b(match|pair|link|associate)( up)? (the |all )?([a-z]+ )?(regions|boxes|labels|marks|ids)\b|"
+                      r"\bsame (object|thing|item) as (each|every) (box|region|label|mark)\b|"
                       r"\b(each|every|all) (box|boxes|region|regions|label|labels|mark|marks)\b.*"
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
@@ -92,7 +95,7 @@ C = {
                    r"frame) (taken|shot|captured)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^(same|different|both)\b[^?]*\?\s*$|"
-                    r"^any\b|\b(yes or no|yes/no)\b|\?\s*is it\b|\bis it\b\W*$",
+                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"
                        r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",

@@ -278,9 +278,11 @@ def _conventions(t: str, s) -> Conventions:
     unit = None
     m = re.search(r"\b(?:in|into|as|using)\s+(" + "|".join(UNIT_WORDS) + r"|m)\b", t) or re.search(
         r"\b(" + "|".join(UNIT_WORDS) + r")\s*(?:/|per)\s*(?:px|pixel)", t) or re.search(
-        r"how many (" + "|".join(UNIT_WORDS) + r")\b", t)
+        r"how many (" + "|".join(UNIT_WORDS) + r")\b", t) or re.search(
+        r"\b(" + "|".join(UNIT_WORDS) + r")\s+(?:is|are|would be)\s+(?:fine|ok|okay|good|great|preferred)\b|"
+        r"\b(?:units?)\s*[:=]?\s*(" + "|".join(UNIT_WORDS) + r")\b", t)
     if m:
-        unit = UNIT_WORDS[m.group(1)]
+        unit = UNIT_WORDS[next(g for g in m.groups() if g)]
     elif re.search(r"\bcm\s*(/|per)", t):
         unit = "cm"
     elif re.search(r"\bmm\s*(/|per)", t):
