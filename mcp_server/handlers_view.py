@@ -44,6 +44,35 @@ def read_regions(ctx: ToolContext, image: ImageArg, expected_ids: list[int] | No
     return ToolOutput(data, pic)
 
 
+class MarkedBoxResult(Result):
+    bbox: list[float] | None
+    evidence: float
+    confident: bool
+    reason: str | None
+    outlines: list[dict[str, Any]]
+
+
+@register("marked_box", """The one box drawn on an image to mark a spot, without a label ("the box I drew in photo
+    1"): among the boxes read_regions finds, the thin closed rectangle whose four sides are lines of one colour that
+    stands out from both their sides (lawns, field edges, pieces of the box and boxes cut by the border fail that).
+    Returns its box [x1, y1, x2, y2] in pixels (the outer edge of its line), the weakest side's evidence in [0, 1]
+    and, for every candidate, its refined outline; bbox null with the reason when no outline is clear or two are
+    about as strong.""")  # fmt: skip
+def marked_box(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput[MarkedBoxResult]:
+    from tools.regions.edges import outer_box
+    from tools.regions.marked import marked_box as marked
+    from tools.regions.pipeline import read_regions as read
+
+    img = ctx.image(image)
+    every = read(img.rgb, include_unlabeled=True, outer_edges=True)
+    found = marked(img.rgb, [r.bbox for r in every])
+    box = outer_box(img.rgb, found.bbox) if found.bbox is not None else None
+    data = {"bbox": box, "evidence": found.evidence, "confident": box is not None, "reason": found.reason,
+            "outlines": to_jsonable(found.outlines)}
+    pic = draw.boxes(img.rgb, [("marked", box)]) if annotate and box is not None else None
+    return ToolOutput(data, pic)
+
+
 @register("clock_direction", """Clock direction (1-12) of a target seen from an anchor in the image plane: 12 o'clock =
     image up (or the given heading), 3 = right. Default anchor = image centre (the drone), as in SpatialUAV/BEDI
     direction questions. target/anchor: point [x, y] or box [x1, y1, x2, y2] in pixels. Give image or image_size

@@ -177,14 +177,27 @@ def _iou(a: list[float], b: list[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+async def _marked_in_image_1(ctx: ToolContext, p: Program) -> list[float] | str:
+    """The box of image 1 the question means, or why there is none: the region it names there when read, else the
+    one box drawn to mark a spot (``marked_box``: the reader's candidates by outline evidence; a label read on an
+    unlabelled mark, pieces of it and scene structure taken for boxes are no second mark)."""
+    if named := p.regions(1):
+        regions, _, _ = await read_regions(ctx, 0, named)
+        boxes = [regions[i]["bbox"] for i in named if i in regions]
+        if boxes:
+            return list(boxes[0]) if len(boxes) == 1 else f"expected one marked box in image 1, found {len(boxes)}"
+    r = await ctx.call("marked_box", image=ctx.images[0])
+    if not r.get("confident") or not r.get("bbox"):
+        return f"no single marked box in image 1: {r.get('reason')}"
+    return [float(v) for v in r["bbox"]]
+
+
 async def transfer(ctx: ToolContext, p: Program) -> Evidence:
     """The marked box of image 1 mapped into image 2: the region of image 2 it lands on, or its clock hour."""
-    named = p.regions(1)
-    regions, _, unlabeled = await read_regions(ctx, 0, named or None)
-    boxes = [regions[i]["bbox"] for i in named if i in regions] or [g["bbox"] for g in regions.values()] + unlabeled
-    if len(boxes) != 1:
-        return undecided(f"expected one marked box in image 1, found {len(boxes)}")
-    r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=list(boxes[0]))
+    box = await _marked_in_image_1(ctx, p)
+    if isinstance(box, str):
+        return undecided(box)
+    r = await ctx.call("transfer_box", image_a=ctx.images[0], image_b=ctx.images[1], bbox=box)
     if not r.get("confident") or not r.get("bbox"):
         return undecided(f"the marked spot was not found in image 2: {r.get('reason')}")
     moved = [float(v) for v in r["bbox"]]
