@@ -18,6 +18,7 @@ class PhotoGeometryResult(Result):
     pitch_source: str | None
     view: str | None
     view_source: str | None
+    view_confidence: float | None
     heading_deg: float | None
     heading_source: str | None
     focal_px: float | None
@@ -46,8 +47,9 @@ GroundElevation = Annotated[float | None, Field(description="ground height above
 
 @register("photo_geometry", """Facts of one photo with units and where each came from: altitude above ground or the
     take-off point (m), camera pitch (deg, -90 = nadir) and view ("nadir" within 10 deg of straight down, else
-    "oblique"; an image showing sky above a horizon is oblique), heading = compass bearing of the image top (deg
-    clockwise from north), focal length (px), ground sampling distance at the image centre (m/px) and, for nadir
+    "oblique"; an image showing sky above a horizon is oblique; a grey/thermal frame without tags gets a learned
+    estimate, used where its measured accuracy, view_confidence, is high), heading = compass bearing of the image
+    top (deg clockwise from north), focal length (px), ground sampling distance at the image centre (m/px) and, for nadir
     and near-nadir views (up to 15 deg), the ground footprint [width, height] (m);
     GPS position, camera make/model, image size. Reads any vendor's metadata (DJI, Autel, Skydio, Parrot, senseFly,
     MicaSense, EXIF GPS, GeoTIFF). Values stated in the question override the file. Every value that cannot be had
@@ -57,7 +59,7 @@ def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven 
                    ground_width_m: GroundWidth = None, ground_elevation_m: GroundElevation = None,
                    annotate: AnnotateArg = False) -> ToolOutput[PhotoGeometryResult]:  # fmt: skip
     from tools.geometry.photo_geometry import photo_geometry as geometry
-    from tools.geometry.pitch import estimate_pitch
+    from tools.geometry.pitch import estimate_pitch, is_single_channel
     from tools.geometry.view_cues import sky_at_top
 
     img = ctx.image(image)
@@ -67,8 +69,24 @@ def photo_geometry(ctx: ToolContext, image: ImageArg, altitude_m: AltitudeGiven 
         scale = img.size[0] / meta.width if meta.width else 1.0
         return estimate_pitch(img.rgb, focal_px=None if focal is None else focal * scale)
 
+    def learned() -> Any:  # grey/thermal frames only: the estimate was fitted and measured on thermal frames
+        return learned_thermal_tilt(img.rgb, ctx.config) if is_single_channel(img.rgb) else None
+
     geo = geometry(meta, altitude_m=altitude_m, pitch_deg=pitch_deg, focal_mm=focal_mm,
                    sensor_width_mm=sensor_width_mm, focal_px=focal_px, ground_width_m=ground_width_m,
                    ground_elevation_m=ground_elevation_m, estimate_pitch=estimator,
-                   sky_visible=lambda: sky_at_top(img.rgb).sky_visible)
+                   sky_visible=lambda: sky_at_top(img.rgb).sky_visible, learned_tilt=learned)
     return ToolOutput(to_jsonable(geo), None)
+
+
+def learned_thermal_tilt(rgb: Any, config: Any) -> Any:
+    """The learned tilt estimate of a thermal frame; missing or mismatched weights make it unavailable (the reason
+    names the setting) instead of failing the other photo facts."""
+    from agent.config import MissingWeightsError
+    from tools.common import ToolError
+    from tools.geometry.thermal_tilt import TiltEstimate, estimate_thermal_tilt
+
+    try:
+        return estimate_thermal_tilt(rgb, config)
+    except (MissingWeightsError, ToolError) as exc:
+        return TiltEstimate.unavailable(str(exc))

@@ -85,11 +85,13 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
         return _missing(g, "view", "camera tilt")
     pitch = g.get("pitch_deg")
     note = _source(g, "pitch")
+    # an estimated view carries its measured accuracy; a tagged, given or seen (sky) one the metadata's confidence
+    conf = float(g["view_confidence"]) if g.get("view_confidence") is not None else METADATA_CONFIDENCE
     if p.form == "yes_no":
-        return found({"value": view == (p.expect or "nadir")}, METADATA_CONFIDENCE, note)
+        return found({"value": view == (p.expect or "nadir")}, conf, note)
     angle = f", pitch {float(pitch):.0f} degrees" if pitch is not None else ""
     text = f"nadir (straight down{angle})" if view == "nadir" else f"oblique (tilted{angle})"
-    return found({"text": text}, METADATA_CONFIDENCE, note)
+    return found({"text": text}, conf, note)
 
 
 async def count(ctx: ToolContext, p: Program) -> Evidence:

@@ -38,6 +38,8 @@ PITCH_TAGS = "GimbalPitchDegree, Camera:Pitch, senseFly PitchAngle"
 
 PitchEstimator = Callable[[float | None], Any]  # focal_px -> tools.geometry.pitch.PitchEstimate
 SkyCheck = Callable[[], bool]  # True when the image shows sky above a horizon (tools.geometry.view_cues.sky_at_top)
+#: () -> tools.geometry.thermal_tilt.TiltEstimate, or None where the learned estimate does not apply (colour photos)
+LearnedTilt = Callable[[], Any]
 
 
 @dataclass
@@ -50,6 +52,7 @@ class PhotoGeometry:
     pitch_source: str | None = None
     view: str | None = None  # "nadir" or "oblique"
     view_source: str | None = None
+    view_confidence: float | None = None  # measured accuracy of an estimated view (None: read or given, not estimated)
     heading_deg: float | None = None  # compass bearing of the image's up direction, clockwise from north, [0, 360)
     heading_source: str | None = None
     focal_px: float | None = None
@@ -89,12 +92,15 @@ def photo_geometry(meta: CameraMetadata, *, altitude_m: float | None = None, pit
                    focal_mm: float | None = None, sensor_width_mm: float | None = None,
                    focal_px: float | None = None, ground_width_m: float | None = None,
                    ground_elevation_m: float | None = None,
-                   estimate_pitch: PitchEstimator | None = None, sky_visible: SkyCheck | None = None) -> PhotoGeometry:
+                   estimate_pitch: PitchEstimator | None = None, sky_visible: SkyCheck | None = None,
+                   learned_tilt: LearnedTilt | None = None) -> PhotoGeometry:
     """The single-photo facts of a photo with metadata ``meta``; keyword values (from the question) override it.
 
     ``ground_elevation_m``: height of the ground above sea level, turning a GPS (sea-level) altitude into one above
     ground. ``estimate_pitch``: called with the focal (px or None) when no pitch is stated or tagged; its estimate is
     used only when confident and its interval lies wholly on one side of the nadir/oblique boundary.
+    ``learned_tilt``: asked before ``estimate_pitch`` (no pitch stated or tagged, no sky seen); its estimate is used
+    only when confident (its measured view accuracy is high enough), and its accuracy is the view's confidence.
     """
     if meta.width is None or meta.height is None:
         raise ToolError("the image size is unknown")
@@ -111,7 +117,7 @@ def photo_geometry(meta: CameraMetadata, *, altitude_m: float | None = None, pit
         geo.assumptions.append(meta.reader_note)
     _altitude(geo, meta, altitude_m, ground_elevation_m)
     _focal(geo, meta, focal_px, focal_mm, sensor_width_mm)
-    _pitch(geo, meta, pitch_deg, estimate_pitch, sky_visible)
+    _pitch(geo, meta, pitch_deg, estimate_pitch, sky_visible, learned_tilt)
     _heading(geo, meta)
     _ground(geo, meta, ground_width_m)
     if geo.lat is None or geo.lon is None:
@@ -175,7 +181,7 @@ def _focal(geo: PhotoGeometry, meta: CameraMetadata, focal_px: float | None, foc
 
 
 def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estimator: PitchEstimator | None,
-           sky_visible: SkyCheck | None) -> None:
+           sky_visible: SkyCheck | None, learned: LearnedTilt | None = None) -> None:
     if given is not None:
         geo.pitch_deg, geo.pitch_source = given, "given in the question"
     elif meta.camera_pitch_deg is not None:
@@ -187,8 +193,11 @@ def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estima
         geo.view, geo.view_source = "oblique", "sky above a horizon at the top of the image"
         geo.missing["pitch_deg"] = f"no camera pitch tag ({PITCH_TAGS}) and none given (the view is oblique: sky seen)"
         return
+    elif learned is not None and _learned_tilt(geo, learned):
+        return
     elif estimator is not None:
         _estimated_pitch(geo, estimator)
+        _note_unsure_learned(geo)
         return
     else:
         geo.missing["pitch_deg"] = f"no camera pitch tag ({PITCH_TAGS}) and none given"
@@ -196,6 +205,7 @@ def _pitch(geo: PhotoGeometry, meta: CameraMetadata, given: float | None, estima
     geo.view_source = geo.pitch_source
     if geo.view is None:
         geo.missing["view"] = geo.missing["pitch_deg"]
+    _note_unsure_learned(geo)
 
 
 def _estimated_pitch(geo: PhotoGeometry, estimator: PitchEstimator) -> None:
@@ -212,6 +222,30 @@ def _estimated_pitch(geo: PhotoGeometry, estimator: PitchEstimator) -> None:
     geo.missing["pitch_deg"] = (f"no camera pitch tag ({PITCH_TAGS}), none given, and the image estimate is unsure: "
                                 f"{why}")
     geo.missing["view"] = geo.missing["pitch_deg"]
+
+
+def _learned_tilt(geo: PhotoGeometry, learned: LearnedTilt) -> bool:
+    """Use the learned tilt estimate when it applies and is confident (True); otherwise keep its reason for
+    ``missing`` (see :func:`_note_unsure_learned`) and return False."""
+    est = learned()
+    if est is None:
+        return False
+    if not est.confident:
+        geo.missing["learned_tilt"] = f"the learned thermal tilt estimate is unsure: {est.reason}"
+        return False
+    geo.pitch_deg, geo.pitch_source = float(est.pitch_deg), est.source
+    geo.view, geo.view_source, geo.view_confidence = est.view, est.source, est.accuracy
+    return True
+
+
+def _note_unsure_learned(geo: PhotoGeometry) -> None:
+    """Append an unsure learned estimate's reason to the pitch and view left unknown (then not used)."""
+    note = geo.missing.pop("learned_tilt", None)
+    if note is None:
+        return
+    for key in ("pitch_deg", "view"):
+        if key in geo.missing:
+            geo.missing[key] += f"; {note}"
 
 
 def _heading(geo: PhotoGeometry, meta: CameraMetadata) -> None:
