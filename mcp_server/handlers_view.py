@@ -54,21 +54,22 @@ class MarkedBoxResult(Result):
 
 @register("marked_box", """The one box drawn on an image to mark a spot, without a label ("the box I drew in photo
     1"): among the boxes read_regions finds, the thin closed rectangle whose four sides are lines of one colour that
-    stands out from both their sides (lawns, field edges, pieces of the box and boxes cut by the border fail that).
+    stands out from both their sides (lawns, field edges, pieces of the box and boxes cut by the border fail that);
+    where none is, straight thin lines of the overlay colours are followed to a box the reader missed.
     Returns its box [x1, y1, x2, y2] in pixels (the outer edge of its line), the weakest side's evidence in [0, 1]
-    and, for every candidate, its refined outline; bbox null with the reason when no outline is clear or two are
+    and the five strongest candidates' refined outlines; bbox null with the reason when no outline is clear or two are
     about as strong.""")  # fmt: skip
 def marked_box(ctx: ToolContext, image: ImageArg, annotate: AnnotateArg = False) -> ToolOutput[MarkedBoxResult]:
     from tools.regions.edges import outer_box
-    from tools.regions.marked import marked_box as marked
+    from tools.regions.marked_seeds import find_marked_box
     from tools.regions.pipeline import read_regions as read
 
     img = ctx.image(image)
     every = read(img.rgb, include_unlabeled=True, outer_edges=True)
-    found = marked(img.rgb, [r.bbox for r in every])
+    found = find_marked_box(img.rgb, [r.bbox for r in every])
     box = outer_box(img.rgb, found.bbox) if found.bbox is not None else None
     data = {"bbox": box, "evidence": found.evidence, "confident": box is not None, "reason": found.reason,
-            "outlines": to_jsonable(found.outlines)}
+            "outlines": to_jsonable(found.outlines[:5])}
     pic = draw.boxes(img.rgb, [("marked", box)]) if annotate and box is not None else None
     return ToolOutput(data, pic)
 

@@ -1,16 +1,18 @@
 """The one marked box of a photo among a reader's candidates (:mod:`tools.regions.marked`), on scenes drawn here:
 a thin red outline on reddish ground texture, with scene structure of a near colour as the other candidates (a red
-field patch, a field edge, a piece of ground at the image border) and a piece cut off the outline itself. The truth
-is where the outline was drawn."""
+field patch, a field edge, a piece of ground at the image border), a piece cut off the outline itself, or no
+candidate at all (a box the reader missed). The truth is where the outline was drawn."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from photo_like import textured_photo
 
 from tools.common import jpeg_roundtrip
 from tools.regions.marked import MIN_EVIDENCE, marked_box
+from tools.regions.marked_seeds import find_marked_box
 from tools.regions.pipeline import iou
 
 RED = (235, 45, 50)            # the drawn line, close in hue to the ground
@@ -62,3 +64,22 @@ def test_two_outlines_drawn_alike_leave_the_marked_one_open():
     img = scene(7, marks=(MARK, other))
     found = marked_box(img, [list(map(float, MARK)), list(map(float, other))] + STRUCTURE)
     assert found.bbox is None and "two drawn outlines" in (found.reason or "")
+
+
+# --- a box the reader missed: found along its own lines ---------------------------------------------------------
+@pytest.mark.parametrize("line, side", [(3, 60), (6, 60), (2, 200), (4, 30)])
+def test_a_box_the_reader_returned_nothing_for_is_found_along_its_lines(line, side):
+    """Red lines on reddish ground: the reader's colour mask takes in the ground (here it is given no candidate at
+    all); the straight thin pieces of the line's own colour lead to the box."""
+    box = (450, 200, 450 + side, 200 + side)
+    img = textured_photo(480, 760, GROUND, 22.0, 1)
+    cv2.rectangle(img, box[:2], box[2:], RED, line)
+    found = find_marked_box(jpeg_roundtrip(img, 90), [])
+    assert found.bbox is not None, found.reason
+    assert max(abs(f - b) for f, b in zip(found.bbox, box)) <= line, found.bbox   # each side on the drawn line
+
+
+def test_ground_of_the_overlay_hue_alone_has_no_marked_box():
+    for seed in (1, 2, 3):
+        found = find_marked_box(jpeg_roundtrip(textured_photo(480, 760, GROUND, 22.0, seed), 90), [])
+        assert found.bbox is None, (seed, found.bbox)

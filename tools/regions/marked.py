@@ -126,11 +126,17 @@ def _side(cov: np.ndarray, at: int, first: int, last: int, widest: float) -> tup
     return best, best_score
 
 
-def refine(rgb: np.ndarray, box: Sequence[float]) -> Outline:
-    """``box`` moved to the rectangle its outline's lines make, with each side's evidence (module docstring)."""
+def line_pixels(rgb: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Boolean mask of the pixels within NEAR of a line's ``colour`` (RGB)."""
+    return np.linalg.norm(rgb.astype(np.float32) - colour, axis=2) < NEAR
+
+
+def refine(rgb: np.ndarray, box: Sequence[float], line: tuple[np.ndarray, np.ndarray] | None = None) -> Outline:
+    """``box`` moved to the rectangle its outline's lines make, with each side's evidence (module docstring).
+    ``line``: the line's colour and :func:`line_pixels` when known (else taken along the box's perimeter)."""
     h, w = rgb.shape[:2]
-    colour = outline_colour(rgb, box)
-    near = np.linalg.norm(rgb.astype(np.float32) - colour, axis=2) < NEAR
+    colour = outline_colour(rgb, box) if line is None else line[0]
+    near = line_pixels(rgb, colour) if line is None else line[1]
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     sides = (0.0, 0.0, 0.0, 0.0)
     for _ in range(2):
@@ -160,10 +166,13 @@ def _trimmed(a: int, b: int) -> tuple[int, int]:
     return a + cut, max(b - cut, a + cut)
 
 
-def marked_box(rgb: np.ndarray, candidates: Sequence[Sequence[float]]) -> Marked:
-    """The one marked box among ``candidates`` (boxes [x1, y1, x2, y2] px in ``rgb``), by outline evidence."""
-    outlines = sorted((refine(rgb, c) for c in candidates if c[2] > c[0] and c[3] > c[1]),
-                      key=lambda o: -o.evidence)
+def marked_box(rgb: np.ndarray, candidates: Sequence[Sequence[float]],
+               seeds: Sequence[tuple[Sequence[float], tuple[np.ndarray, np.ndarray]]] = ()) -> Marked:
+    """The one marked box among ``candidates`` (boxes [x1, y1, x2, y2] px in ``rgb``), by outline evidence;
+    ``seeds``: more places to look, each with its line's colour and pixels (:func:`refine`)."""
+    outlines = [refine(rgb, c) for c in candidates if c[2] > c[0] and c[3] > c[1]]
+    outlines += [refine(rgb, box, line) for box, line in seeds]
+    outlines.sort(key=lambda o: -o.evidence)
     distinct: list[Outline] = []
     for o in outlines:   # several pieces of one box refine to the same outline: it is counted once
         if all(iou(o.bbox, d.bbox) <= SAME_BOX for d in distinct):
