@@ -56,7 +56,9 @@ C = {
                r"shares? (the )?most|shared area|most (area|ground) (in common|with)|"
                r"\bshar(e|es|ing)\b.*\b(most|largest|biggest|greatest)\b|\b(most|largest|biggest|greatest)\b.*"
                r"\b(shared|in common)\b",
-    "transfer": r"\b(boxed|outlined|marked|highlighted|circled)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|same spot|same place|"
+    # a drawn rectangle or square (not a square metre) marks the spot too
+    "transfer": r"\b(boxed|outlined|marked|highlighted|circled|framed)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|"
+                r"\b(rectangle|square)\b(?! ?(met|kilomet|km|feet|foot|ft|mile|yard|pixel|px))|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
