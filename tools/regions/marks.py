@@ -8,8 +8,10 @@ colour near one of a few anchor points of the box, so one mechanism serves them:
 1. Ink: pixels near the box (within REACH label heights) whose colour lies within INK_TOL of the box's line
    colour (or of its hue) and holds more of its chroma than the picture around them (INK_CONTRAST: on ground of
    the label's own hue, sunlit grass under yellow digits, the hue alone takes the ground too), minus the box's
-   own lines and specks with fewer than two ink neighbours; letters are joined into words by closing gaps narrower
-   than WORD_GAP label heights; a filled tag or marker is one piece with the text as holes.
+   own lines and specks with fewer than two ink neighbours (a white or light grey label has no hue: its ink is
+   found by how much brighter than the picture under it it is, :mod:`tools.regions.light`); letters are joined
+   into words by closing gaps narrower than WORD_GAP label heights; a filled tag or marker is one piece with the
+   text as holes.
 2. Place: each piece's distance from the anchor of each placement in PLACES (e.g. its bottom centre from the
    box's top centre), in label heights; every box takes the piece nearest to one of its anchors, one piece per box
    (``scipy.optimize.linear_sum_assignment``), within MAX_COST.
@@ -28,6 +30,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from tools.regions.light import LIGHT_PAD, LIGHT_PLACES, background, light_ink, light_reads
+from tools.regions.strokes import neutral
 from tools.regions.thin import Rect
 
 EXPECTED_HEIGHT = 0.015   # label height as a share of the image height
@@ -47,6 +51,9 @@ MARKER_REACH = 3.0        # label heights around a box's centre searched for a n
 NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
 MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
 MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
+# labels are drawn alike: where USUAL_SHARE of at least USUAL_MIN matched labels take one place, a piece at another
+# place costs PLACE_PENALTY label heights more (a white twig inside a box beside its white label)
+USUAL_SHARE, USUAL_MIN, PLACE_PENALTY = 0.75, 3, 1.0
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 
@@ -89,20 +96,26 @@ def label_height(image_height: int) -> float:
 
 def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float) -> list[tuple[int, int, int, int]]:
     """Label-sized pieces of ``rect``'s colour around it (image px, inclusive), its own and the other rectangles'
-    lines taken out."""
+    lines taken out. A light (neutral) label never runs across its box's line: white of the picture inside the
+    box (twigs, road marks) is kept apart from a label beside it."""
     img_h, img_w = rgb.shape[:2]
     reach = int(REACH * height)
     x1, y1, x2, y2 = rect.box
     wx1, wy1 = max(0, x1 - reach), max(0, y1 - reach)
     wx2, wy2 = min(img_w - 1, x2 + reach), min(img_h - 1, y2 + reach)
     win = rgb[wy1:wy2 + 1, wx1:wx2 + 1].astype(np.float32)
-    ink = is_ink(win, np.asarray(rect.colour, np.float32), _surround(win, height)).astype(np.uint8)
+    colour = np.asarray(rect.colour, np.float32)
+    light = neutral(colour)
+    around = background(win, height) if light else _surround(win, height)
+    ink = is_ink(win, colour, around).astype(np.uint8)
     for other in rects:   # lines are no ink
         _erase_lines(ink, other, (wx1, wy1))
     # a letter stroke is a run of ink; specks of the picture (sunlit leaves) have fewer than two ink neighbours
     ink &= (cv2.filter2D(ink, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT) >= 3).astype(np.uint8)
     gap = max(1, int(round(WORD_GAP * height)))
     joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (gap, 1)))
+    if light:
+        _erase_lines(joined, rect, (wx1, wy1))
     n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     out = []
     for k in range(1, n):
@@ -110,7 +123,16 @@ def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float
         if area < MIN_INK or h < 0.4 * height or h > 3.0 * height or w > MAX_LABEL * height:
             continue
         out.append((wx1 + x, wy1 + y, wx1 + x + w - 1, wy1 + y + h - 1))
-    return words(out)
+    if not light:
+        return words(out)
+    inside = [p for p in out if _centre_in(p, rect.box)]
+    return words(inside) + words([p for p in out if not _centre_in(p, rect.box)])
+
+
+def _centre_in(piece: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
+    """The centre of ``piece`` lies inside ``box`` (both inclusive px)."""
+    cx, cy = (piece[0] + piece[2]) / 2, (piece[1] + piece[3]) / 2
+    return box[0] < cx < box[2] and box[1] < cy < box[3]
 
 
 def words(pieces: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -149,9 +171,13 @@ def _surround(win: np.ndarray, height: float) -> np.ndarray:
 def is_ink(pixels: np.ndarray, colour: np.ndarray, surround: np.ndarray | None = None) -> np.ndarray:
     """Pixels of a label drawn in ``colour``: within INK_TOL of it, or of its hue (chroma parts within INK_COS)
     with INK_CHROMA of its chroma (anti-aliased and JPEG-greyed letter strokes), but never a grey or a dull
-    colour of the picture."""
+    colour of the picture. A neutral colour (white, light grey) has no hue: its ink is what lies within INK_TOL of
+    it, or given the picture under it as ``surround``, :func:`tools.regions.light.light_ink` (white is in the
+    picture too)."""
     p = pixels.astype(np.float32)
     d = np.linalg.norm(p - colour, axis=-1)
+    if neutral(colour):
+        return d <= INK_TOL if surround is None else light_ink(p, colour, surround.astype(np.float32))
     pc, cc = p - p.mean(axis=-1, keepdims=True), colour - colour.mean()
     pn, cn = np.linalg.norm(pc, axis=-1), float(np.linalg.norm(cc))
     hue = (pc @ cc) >= INK_COS * pn * cn
@@ -188,6 +214,12 @@ def _contains(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
     return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
 
 
+def _merged(first: list, second: list, take_second: list[bool]) -> list:
+    """One list of ``first`` and ``second`` in the order ``take_second`` says (True: the next of ``second``)."""
+    a, b = iter(first), iter(second)
+    return [next(b) if flag else next(a) for flag in take_second]
+
+
 def _label_box(piece: tuple[int, int, int, int], marker: bool) -> tuple[float, float, float, float]:
     """The recognizer's label box (end-exclusive px) for an inclusive piece, at least MIN_ASPECT heights wide (a
     lone "1"); a marker (a filled circle or square at a box's centre) is read inside its rim (MARKER_INSET)."""
@@ -199,15 +231,28 @@ def _label_box(piece: tuple[int, int, int, int], marker: bool) -> tuple[float, f
     return x1 - grow, y1, x2 + grow, y2
 
 
-def place_cost(piece: Box, box: Box, height: float) -> tuple[float, str]:
-    """The piece's least distance (label heights) from one of ``box``'s anchors, and that placement's name."""
+def place_cost(piece: Box, box: Box, height: float, usual: str | None = None, light: bool = False
+               ) -> tuple[float, str]:
+    """The piece's least distance (label heights) from one of ``box``'s anchors, and that placement's name; with
+    ``usual`` (the place nearly all of the image's labels take), PLACE_PENALTY is added at every other place.
+    ``light``: a white or light grey box, whose label may sit at LIGHT_PLACES too."""
     best = (np.inf, "")
-    for name, (ref, anchor) in PLACES.items():
+    places = PLACES | LIGHT_PLACES if light else PLACES
+    for name, (ref, anchor) in places.items():
         (px, py), (ax, ay) = ref(piece), anchor(box)
-        d = float(np.hypot(px - ax, py - ay)) / height
+        d = float(np.hypot(px - ax, py - ay)) / height + (PLACE_PENALTY if usual in places and usual != name else 0.0)
         if d < best[0]:
             best = (d, name)
     return best
+
+
+def usual_place(places: Sequence[str]) -> str | None:
+    """The place that at least USUAL_SHARE of ``places`` (of at least USUAL_MIN labels) take, if any: renderers
+    draw an image's labels alike (one preferred corner per image)."""
+    if len(places) < USUAL_MIN:
+        return None
+    top = max(set(places), key=list(places).count)
+    return top if places.count(top) >= USUAL_SHARE * len(places) else None
 
 
 def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
@@ -230,6 +275,27 @@ def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
                 pieces[held[0]] = p
     if not pieces:
         return _neutral_markers(rgb, rects, [None] * len(rects), height)
+    cost, names = _costs(rects, pieces, inks, height)
+    chosen = _matched(cost)
+    usual = usual_place([names[i, j] for i, j in chosen.items()])
+    if usual is not None:   # a label at another place than nearly all the others' loses ties
+        cost, names = _costs(rects, pieces, inks, height, usual)
+        chosen = _matched(cost)
+    order = sorted(chosen)
+    boxes = [_label_box(pieces[chosen[i]], names[i, chosen[i]] == "centre") for i in order]
+    light = [neutral(inks[chosen[i]]) for i in order]
+    reads = _merged(READER.read(rgb, [b for b, w in zip(boxes, light) if not w]),
+                    light_reads(rgb, [b for b, w in zip(boxes, light) if w], LIGHT_PAD * height), light)
+    out: list[Mark | None] = [None] * len(rects)
+    for i, (rid, text, conf) in zip(order, reads):
+        out[i] = Mark(rid, text, float(conf), pieces[chosen[i]], names[i, chosen[i]])
+    return _neutral_markers(rgb, rects, out, height)
+
+
+def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[np.ndarray], height: float,
+           usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+    """(rectangles x pieces) placement costs (:func:`place_cost`, inf for a piece of another colour) and the
+    place each pair takes."""
     cost = np.full((len(rects), len(pieces)), np.inf)
     names: dict[tuple[int, int], str] = {}
     for i, rect in enumerate(rects):
@@ -237,17 +303,15 @@ def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
             if not is_ink(inks[j], np.asarray(rect.colour, np.float32)):
                 continue
             ph = max(p[3] - p[1] + 1, 0.5 * height)
-            c, name = place_cost(p, rect.box, ph)
-            cost[i, j], names[i, j] = c, name
-    big = 1e6
-    rows, cols = linear_sum_assignment(np.where(cost <= MAX_COST, cost, big))
-    chosen = {int(i): int(j) for i, j in zip(rows, cols) if cost[i, j] <= MAX_COST}
-    order = sorted(chosen)
-    reads = READER.read(rgb, [_label_box(pieces[chosen[i]], names[i, chosen[i]] == "centre") for i in order])
-    out: list[Mark | None] = [None] * len(rects)
-    for i, (rid, text, conf) in zip(order, reads):
-        out[i] = Mark(rid, text, float(conf), pieces[chosen[i]], names[i, chosen[i]])
-    return _neutral_markers(rgb, rects, out, height)
+            light = neutral(np.asarray(rect.colour, np.float32))
+            cost[i, j], names[i, j] = place_cost(p, rect.box, ph, usual, light)
+    return cost, names
+
+
+def _matched(cost: np.ndarray) -> dict[int, int]:
+    """Rectangle -> piece, one piece per rectangle, least total cost, each within MAX_COST."""
+    rows, cols = linear_sum_assignment(np.where(cost <= MAX_COST, cost, 1e6))
+    return {int(i): int(j) for i, j in zip(rows, cols) if cost[i, j] <= MAX_COST}
 
 
 def _neutral_markers(rgb: np.ndarray, rects: Sequence[Rect], marks: list[Mark | None], height: float

@@ -3,8 +3,9 @@
 
 1. Line pixels (:func:`line_pixels`): a pixel that differs by LINE_CONTRAST (summed |RGB| differences) from the
    pixels LINE_REACHES px above and below it (left and right), those two being more alike each other than either
-   is to it, and whose own colour is chromatic (MIN_CHROMA). Filled areas (tags, markers) differ on one side only
-   and drop out; so do edges and ramps between two areas.
+   is to it, and whose own colour is chromatic (MIN_CHROMA) or light (LIGHT_MIN: white, light grey and pale
+   outlines). Filled areas (tags, markers) differ on one side only and drop out; so do edges and ramps between two
+   areas.
 2. Segments (:func:`segments`, :func:`longest`): runs of such pixels at least MIN_SEGMENT px long (a morphological
    opening), pieces of one line less than CORNER_GAP apart joined, the MAX_SEGMENTS longest of an overlay-like
    colour per direction (foliage breaks into thousands of short ones).
@@ -25,7 +26,11 @@ WIDE_REACH_FROM = 2000
 LINE_CONTRAST = 60    # least sum of |RGB differences| of a line pixel from the picture on both sides of it
 HUE_CONTRAST = 90     # least sum of |chroma differences| of a line pixel from both sides (a line on an edge)
 SAME_WAY = 0.8        # the two sides of a line differ by at most this share of the line's least contrast
-MIN_CHROMA = 35       # least max - min of a line pixel's RGB: overlay colours are saturated
+MIN_CHROMA = 35       # least max - min of a line pixel's RGB: overlay colours are saturated, or light (LIGHT_MIN)
+# least channel of a light outline's pixel (white, light grey, pale yellow or cyan): JPEG keeps a 2 px white line
+# at 240-255 on dark foliage; the picture's own light pixels (sunlit leaves, twigs, road edges) make short pieces
+# or lines that close no box, which the later stages drop
+LIGHT_MIN = 160
 MIN_SEGMENT = 12      # px, shortest line piece looked at (boxes are 15 px and more)
 CORNER_GAP = 10       # px, most distance between the ends of two segments that meet at a corner
 COLOUR_TOL = 70.0     # RGB distance within which a pixel has a rectangle's colour
@@ -58,7 +63,8 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
     """
     r_, g_, b_ = cv2.split(rgb)
     hue_of = rgb.astype(np.int16) - rgb.mean(axis=2, keepdims=True).astype(np.int16)   # chroma part of each pixel
-    chroma = cv2.subtract(cv2.max(cv2.max(r_, g_), b_), cv2.min(cv2.min(r_, g_), b_)) >= MIN_CHROMA
+    least = cv2.min(cv2.min(r_, g_), b_)
+    chroma = (cv2.subtract(cv2.max(cv2.max(r_, g_), b_), least) >= MIN_CHROMA) | (least >= LIGHT_MIN)
     out = np.zeros(rgb.shape[:2], bool)
     height, width = rgb.shape[:2]
     for r in LINE_REACHES if max(rgb.shape[:2]) > WIDE_REACH_FROM else LINE_REACHES[:1]:
@@ -110,14 +116,15 @@ def segments(rgb: np.ndarray, mask: np.ndarray, axis: int) -> list[Segment]:
 def alike(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """Which ``pixels`` (..., 3 RGB) show a line of ``colour``: within COLOUR_TOL (RGB distance), or of its hue
     (the chroma parts, RGB less their mean, point within HUE_COS of one way) with at least CHROMA_SHARE of its
-    chroma and within DARKER_TOL: JPEG dims and greys a 1 px line along its length."""
+    chroma and within DARKER_TOL: JPEG dims and greys a 1 px line along its length. A neutral colour (white, grey)
+    has no hue to follow: only its own colour is its line's."""
     p = pixels.astype(np.float32)
     c = np.asarray(colour, np.float32)
     close = np.linalg.norm(p - c, axis=-1) <= COLOUR_TOL
     pc = p - p.mean(axis=-1, keepdims=True)
     cc = c - c.mean()
     cn = float(np.linalg.norm(cc))
-    if cn < 1.0:
+    if neutral(c):
         return close
     pn = np.linalg.norm(pc, axis=-1)
     hue = (pc @ cc) >= HUE_COS * pn * cn
@@ -131,15 +138,20 @@ def alike_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     an, bn = np.linalg.norm(ac, axis=1), np.linalg.norm(bc, axis=1)
     hue = (ac @ bc.T) >= HUE_COS * an[:, None] * bn[None]
     share = np.minimum(an[:, None], bn[None]) >= CHROMA_SHARE * np.maximum(an[:, None], bn[None])
-    return (d <= COLOUR_TOL) | (hue & share & (d <= DARKER_TOL))
+    hued = ~_neutral_rows(a)[:, None] & ~_neutral_rows(b)[None]   # a neutral colour has no hue to share
+    return (d <= COLOUR_TOL) | (hue & share & hued & (d <= DARKER_TOL))
 
 
 def longest(pieces: list[Segment], axis: int) -> list[Segment]:
     """The MAX_SEGMENTS longest of the ``pieces`` (along ``axis``) whose colour may be an overlay's (a textured
-    picture, foliage above all, breaks into thousands of short pieces; outlines are long)."""
+    picture, foliage above all, breaks into thousands of short pieces; outlines are long), the coloured ones and
+    the neutral light ones (white, light grey) each: white edges of roads and roofs never crowd out a coloured
+    outline's sides."""
     pieces = _joined([p for p in pieces if _colourful(np.asarray(p.colour, np.float32))], axis)
     length = (lambda p: p.x2 - p.x1) if axis == 1 else (lambda p: p.y2 - p.y1)
-    return sorted(pieces, key=length, reverse=True)[:MAX_SEGMENTS]
+    grey = [neutral(np.asarray(p.colour, np.float32)) for p in pieces]
+    kinds = ([p for p, g in zip(pieces, grey) if not g], [p for p, g in zip(pieces, grey) if g])
+    return [p for kind in kinds for p in sorted(kind, key=length, reverse=True)[:MAX_SEGMENTS]]
 
 
 def _joined(pieces: list[Segment], axis: int) -> list[Segment]:
@@ -163,5 +175,23 @@ def _joined(pieces: list[Segment], axis: int) -> list[Segment]:
 
 
 def _colourful(colour: np.ndarray) -> bool:
+    """An overlay's line colour: saturated enough (SEGMENT_SAT) and bright, or light (:func:`light`)."""
     hi, lo = float(colour.max()), float(colour.min())
-    return hi >= SEGMENT_VAL and hi - lo >= SEGMENT_SAT * hi
+    return (hi >= SEGMENT_VAL and hi - lo >= SEGMENT_SAT * hi) or light(colour)
+
+
+def light(colour: np.ndarray) -> bool:
+    """A light outline colour (white, light grey, pale yellow or cyan): every channel at least LIGHT_MIN."""
+    return float(np.min(colour)) >= LIGHT_MIN
+
+
+def neutral(colour: np.ndarray) -> bool:
+    """A colour without a hue of its own (white, grey): saturation ((max - min) / max of RGB) under SEGMENT_SAT,
+    the least of a coloured outline's line."""
+    return bool(_neutral_rows(np.asarray(colour, np.float32).reshape(1, 3))[0])
+
+
+def _neutral_rows(colours: np.ndarray) -> np.ndarray:
+    """:func:`neutral` of each row of an (n, 3) array of RGB colours."""
+    hi = colours.max(axis=1)
+    return hi - colours.min(axis=1) < SEGMENT_SAT * hi

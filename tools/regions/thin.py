@@ -1,4 +1,5 @@
-"""Find thin drawn rectangles (1-6 px outlines in a saturated colour) by their line profile, not by a colour level.
+"""Find thin drawn rectangles (1-6 px outlines in a saturated or a light colour) by their line profile, not by a
+colour level.
 
 JPEG keeps a thin outline's brightness but halves its colour resolution (4:2:0 chroma), so a 1 px line in a pure
 colour comes back with a saturation of 80-130 of 255, under the levels that find thick outlines
@@ -16,9 +17,10 @@ picture just beyond it ON BOTH SIDES, and it is straight and axis-aligned. So:
    brightness at full resolution and colour at half; a side under a filled label is kept where proposed), a top
    that ran up through a filled label as wide as the box moves under it (:func:`below_fill`), and the box stands
    when every side inside the image shows the colour along SIDE_COVER of its length (two along FULL_COVER), one
-   side's line is vivid (MIN_VAL, MIN_SAT: low, as JPEG greys a 1 px line to a saturation of 0.2-0.3) and no line
-   of its colour runs across its inside (:func:`crossed`: two boxes drawn edge to edge, or a side followed on into
-   its label). Near-identical boxes are one.
+   side's line is vivid (MIN_VAL, MIN_SAT: low, as JPEG greys a 1 px line to a saturation of 0.2-0.3) or light
+   (white, light grey, pale: every channel high) and no line of its colour runs across its inside
+   (:func:`crossed`: two boxes drawn edge to edge, or a side followed on into its label). Near-identical boxes are
+   one.
 
 Boxes are ``(x1, y1, x2, y2)`` inclusive px of the outer edge of the drawn line, clipped to the image.
 """
@@ -30,8 +32,8 @@ import dataclasses
 import numpy as np
 
 from tools.regions.geom import pixel_iou
-from tools.regions.strokes import (CORNER_GAP, LINE_REACH, LINE_REACHES, Segment, alike, alike_pairs, line_pixels,
-                                   longest, segments)
+from tools.regions.strokes import (CORNER_GAP, LINE_REACH, LINE_REACHES, Segment, alike, alike_pairs, light,
+                                   line_pixels, longest, segments)
 
 SNAP = 4              # px a proposed side moves to the line drawn there
 MAX_TRACE = 1200      # px, longest line followed (boxes are up to ~600 px at 1080p)
@@ -296,9 +298,10 @@ def _luma_edge(luma: np.ndarray, k: int, outward: int) -> int | None:
 
 
 def vivid(colour: np.ndarray) -> bool:
-    """An overlay colour: saturated and bright (HSV S >= MIN_SAT, V >= MIN_VAL of 255), unlike foliage and soil."""
+    """An overlay colour: saturated and bright (HSV S >= MIN_SAT, V >= MIN_VAL of 255), unlike foliage and soil, or
+    light (white, light grey, pale: :func:`tools.regions.strokes.light`)."""
     hi, lo = float(colour.max()), float(colour.min())
-    return hi >= MIN_VAL and (hi - lo) >= MIN_SAT * hi
+    return (hi >= MIN_VAL and (hi - lo) >= MIN_SAT * hi) or light(colour)
 
 
 def _distinct(rects: list[Rect]) -> list[Rect]:
