@@ -8,10 +8,10 @@ colour near one of a few anchor points of the box, so one mechanism serves them:
 1. Ink: pixels near the box (within REACH label heights) whose colour lies within INK_TOL of the box's line
    colour (or of its hue) and holds more of its chroma than the picture around them (INK_CONTRAST: on ground of
    the label's own hue, sunlit grass under yellow digits, the hue alone takes the ground too), minus the box's
-   own lines and specks with fewer than two ink neighbours (a white or light grey label has no hue: its ink is
-   found by how much brighter than the picture under it it is, :mod:`tools.regions.light`); letters are joined
-   into words by closing gaps narrower than WORD_GAP label heights; a filled tag or marker is one piece with the
-   text as holes.
+   own lines and specks with fewer than two ink neighbours (a white, light grey or pale label has little hue: its
+   ink is found by how much brighter than the picture under it it is, :mod:`tools.regions.light`); letters are
+   joined into words by closing gaps narrower than WORD_GAP label heights; a filled tag or marker is one piece
+   with the text as holes.
 2. Place: each piece's distance from the anchor of each placement in PLACES (e.g. its bottom centre from the
    box's top centre), in label heights; every box takes the piece nearest to one of its anchors, one piece per box
    (``scipy.optimize.linear_sum_assignment``), within MAX_COST.
@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tools.regions.light import LIGHT_PAD, LIGHT_PLACES, background, light_ink, light_reads
-from tools.regions.strokes import neutral
+from tools.regions.light import LIGHT_PAD, LIGHT_PLACES, NOT_LIGHT_PLACES, background, light_ink, light_reads
+from tools.regions.strokes import light as is_light, neutral
 from tools.regions.thin import Rect
 
 EXPECTED_HEIGHT = 0.015   # label height as a share of the image height
@@ -94,10 +94,12 @@ def label_height(image_height: int) -> float:
     return max(MIN_HEIGHT, EXPECTED_HEIGHT * image_height)
 
 
-def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float) -> list[tuple[int, int, int, int]]:
+def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float, light: bool = False
+               ) -> list[tuple[int, int, int, int]]:
     """Label-sized pieces of ``rect``'s colour around it (image px, inclusive), its own and the other rectangles'
-    lines taken out. A light (neutral) label never runs across its box's line: white of the picture inside the
-    box (twigs, road marks) is kept apart from a label beside it."""
+    lines taken out. ``light``: the ink of a light label (white, pale: :mod:`tools.regions.light`), which never
+    runs across its box's line: white of the picture inside the box (twigs, road marks) is kept apart from a label
+    beside it."""
     img_h, img_w = rgb.shape[:2]
     reach = int(REACH * height)
     x1, y1, x2, y2 = rect.box
@@ -105,9 +107,8 @@ def ink_pieces(rgb: np.ndarray, rect: Rect, rects: Sequence[Rect], height: float
     wx2, wy2 = min(img_w - 1, x2 + reach), min(img_h - 1, y2 + reach)
     win = rgb[wy1:wy2 + 1, wx1:wx2 + 1].astype(np.float32)
     colour = np.asarray(rect.colour, np.float32)
-    light = neutral(colour)
     around = background(win, height) if light else _surround(win, height)
-    ink = is_ink(win, colour, around).astype(np.uint8)
+    ink = is_ink(win, colour, around, light).astype(np.uint8)
     for other in rects:   # lines are no ink
         _erase_lines(ink, other, (wx1, wy1))
     # a letter stroke is a run of ink; specks of the picture (sunlit leaves) have fewer than two ink neighbours
@@ -168,15 +169,16 @@ def _surround(win: np.ndarray, height: float) -> np.ndarray:
     return cv2.blur(win, (k, k), borderType=cv2.BORDER_REFLECT)
 
 
-def is_ink(pixels: np.ndarray, colour: np.ndarray, surround: np.ndarray | None = None) -> np.ndarray:
+def is_ink(pixels: np.ndarray, colour: np.ndarray, surround: np.ndarray | None = None, light: bool = False
+           ) -> np.ndarray:
     """Pixels of a label drawn in ``colour``: within INK_TOL of it, or of its hue (chroma parts within INK_COS)
     with INK_CHROMA of its chroma (anti-aliased and JPEG-greyed letter strokes), but never a grey or a dull
-    colour of the picture. A neutral colour (white, light grey) has no hue: its ink is what lies within INK_TOL of
-    it, or given the picture under it as ``surround``, :func:`tools.regions.light.light_ink` (white is in the
-    picture too)."""
+    colour of the picture. ``light``: a light colour (white, light grey, pale) has little hue: its ink is what
+    lies within INK_TOL of it, or given the picture under it as ``surround``,
+    :func:`tools.regions.light.light_ink` (white is in the picture too)."""
     p = pixels.astype(np.float32)
     d = np.linalg.norm(p - colour, axis=-1)
-    if neutral(colour):
+    if light:
         return d <= INK_TOL if surround is None else light_ink(p, colour, surround.astype(np.float32))
     pc, cc = p - p.mean(axis=-1, keepdims=True), colour - colour.mean()
     pn, cn = np.linalg.norm(pc, axis=-1), float(np.linalg.norm(cc))
@@ -214,12 +216,6 @@ def _contains(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
     return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
 
 
-def _merged(first: list, second: list, take_second: list[bool]) -> list:
-    """One list of ``first`` and ``second`` in the order ``take_second`` says (True: the next of ``second``)."""
-    a, b = iter(first), iter(second)
-    return [next(b) if flag else next(a) for flag in take_second]
-
-
 def _label_box(piece: tuple[int, int, int, int], marker: bool) -> tuple[float, float, float, float]:
     """The recognizer's label box (end-exclusive px) for an inclusive piece, at least MIN_ASPECT heights wide (a
     lone "1"); a marker (a filled circle or square at a box's centre) is read inside its rim (MARKER_INSET)."""
@@ -235,9 +231,10 @@ def place_cost(piece: Box, box: Box, height: float, usual: str | None = None, li
                ) -> tuple[float, str]:
     """The piece's least distance (label heights) from one of ``box``'s anchors, and that placement's name; with
     ``usual`` (the place nearly all of the image's labels take), PLACE_PENALTY is added at every other place.
-    ``light``: a white or light grey box, whose label may sit at LIGHT_PLACES too."""
+    ``light``: a white, light grey or pale box, whose label may sit at LIGHT_PLACES too, never at
+    NOT_LIGHT_PLACES (:mod:`tools.regions.light`)."""
     best = (np.inf, "")
-    places = PLACES | LIGHT_PLACES if light else PLACES
+    places = {k: v for k, v in PLACES.items() if k not in NOT_LIGHT_PLACES} | LIGHT_PLACES if light else PLACES
     for name, (ref, anchor) in places.items():
         (px, py), (ax, ay) = ref(piece), anchor(box)
         d = float(np.hypot(px - ax, py - ay)) / height + (PLACE_PENALTY if usual in places and usual != name else 0.0)
@@ -257,53 +254,75 @@ def usual_place(places: Sequence[str]) -> str | None:
 
 def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
     """One label per rectangle (None where none lies near it): pieces of ink matched to boxes by placement, then
-    read by the label recognizer."""
-    from tools.regions.label_reader import READER
-
+    read by the label recognizer. Light boxes (:func:`tools.regions.strokes.light`) left unread, and white or
+    light grey ones, are read again by their light labels' ink (:mod:`tools.regions.light`): a thin line in a
+    saturated colour that JPEG greyed looks as light as a pale one, and its label keeps its colour."""
     if not rects:
         return []
     height = label_height(rgb.shape[0])
-    pieces: list[tuple[int, int, int, int]] = []
-    inks: list[np.ndarray] = []   # the line colour each piece was found in
-    for rect in rects:
-        for p in ink_pieces(rgb, rect, rects, height):
-            held = [k for k, q in enumerate(pieces) if _contains(q, p) or _contains(p, q)]
-            if not held:
-                pieces.append(p)
-                inks.append(np.asarray(rect.colour, np.float32))
-            elif all(_contains(p, pieces[k]) for k in held):   # a window that cut a label short saw a part of it
-                pieces[held[0]] = p
-    if not pieces:
-        return _neutral_markers(rgb, rects, [None] * len(rects), height)
-    cost, names = _costs(rects, pieces, inks, height)
-    chosen = _matched(cost)
-    usual = usual_place([names[i, j] for i, j in chosen.items()])
-    if usual is not None:   # a label at another place than nearly all the others' loses ties
-        cost, names = _costs(rects, pieces, inks, height, usual)
-        chosen = _matched(cost)
-    order = sorted(chosen)
-    boxes = [_label_box(pieces[chosen[i]], names[i, chosen[i]] == "centre") for i in order]
-    light = [neutral(inks[chosen[i]]) for i in order]
-    reads = _merged(READER.read(rgb, [b for b, w in zip(boxes, light) if not w]),
-                    light_reads(rgb, [b for b, w in zip(boxes, light) if w], LIGHT_PAD * height), light)
+    colours = [np.asarray(r.colour, np.float32) for r in rects]
     out: list[Mark | None] = [None] * len(rects)
-    for i, (rid, text, conf) in zip(order, reads):
-        out[i] = Mark(rid, text, float(conf), pieces[chosen[i]], names[i, chosen[i]])
+    coloured = [i for i, c in enumerate(colours) if not (is_light(c) and neutral(c))]
+    for i, mark in _read_pass(rgb, rects, coloured, height, False, []).items():
+        out[i] = mark
+    unread = [i for i, c in enumerate(colours) if is_light(c) and (out[i] is None or out[i].id is None)]
+    taken = [m.label_box for m in out if m is not None and m.id is not None]
+    for i, mark in _read_pass(rgb, rects, unread, height, True, taken).items():
+        if mark.id is not None or out[i] is None:
+            out[i] = mark
     return _neutral_markers(rgb, rects, out, height)
 
 
+def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: float, light: bool,
+               taken: list[tuple[int, int, int, int]]) -> dict[int, Mark]:
+    """Marks of the rectangles ``todo`` (indices into ``rects``) read by their coloured or ``light`` labels' ink;
+    pieces on a label another box took (``taken``) are none."""
+    from tools.regions.label_reader import READER
+
+    pieces: list[tuple[int, int, int, int]] = []
+    inks: list[np.ndarray] = []   # the line colour each piece was found in
+    for i in todo:
+        for p in ink_pieces(rgb, rects[i], rects, height, light):
+            if any(_overlap(p, t) for t in taken):
+                continue
+            held = [k for k, q in enumerate(pieces) if _contains(q, p) or _contains(p, q)]
+            if not held:
+                pieces.append(p)
+                inks.append(np.asarray(rects[i].colour, np.float32))
+            elif all(_contains(p, pieces[k]) for k in held):   # a window that cut a label short saw a part of it
+                pieces[held[0]] = p
+    if not pieces:
+        return {}
+    boxes_of = [rects[i] for i in todo]
+    cost, names = _costs(boxes_of, pieces, inks, height, light)
+    chosen = _matched(cost)
+    usual = usual_place([names[i, j] for i, j in chosen.items()])
+    if usual is not None:   # a label at another place than nearly all the others' loses ties
+        cost, names = _costs(boxes_of, pieces, inks, height, light, usual)
+        chosen = _matched(cost)
+    order = sorted(chosen)
+    boxes = [_label_box(pieces[chosen[k]], names[k, chosen[k]] == "centre") for k in order]
+    reads = light_reads(rgb, boxes, LIGHT_PAD * height) if light else READER.read(rgb, boxes)
+    return {todo[k]: Mark(rid, text, float(conf), pieces[chosen[k]], names[k, chosen[k]])
+            for k, (rid, text, conf) in zip(order, reads)}
+
+
+def _overlap(a: tuple[int, int, int, int], b: Sequence[float]) -> bool:
+    """Two inclusive boxes share a pixel."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
 def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[np.ndarray], height: float,
-           usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+           light: bool, usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
     """(rectangles x pieces) placement costs (:func:`place_cost`, inf for a piece of another colour) and the
-    place each pair takes."""
+    place each pair takes (``light``: of light labels)."""
     cost = np.full((len(rects), len(pieces)), np.inf)
     names: dict[tuple[int, int], str] = {}
     for i, rect in enumerate(rects):
         for j, p in enumerate(pieces):
-            if not is_ink(inks[j], np.asarray(rect.colour, np.float32)):
+            if not is_ink(inks[j], np.asarray(rect.colour, np.float32), light=light):
                 continue
             ph = max(p[3] - p[1] + 1, 0.5 * height)
-            light = neutral(np.asarray(rect.colour, np.float32))
             cost[i, j], names[i, j] = place_cost(p, rect.box, ph, usual, light)
     return cost, names
 

@@ -53,6 +53,9 @@ FILL_SHARE = 0.8      # share of a row across a box in its colour from which the
 MIN_SIDE = 12         # px, shortest side of a box
 BORDER = 2            # px from the image border within which a side counts as cut off by it
 SAME_RECT = 0.85      # IoU above which two proposals are one rectangle
+# most line thickness of a light (white, pale) box as a share of its shorter side: drawn outlines are thin against
+# their boxes, while white letters (of a filled tag's text) close small rectangles of thick strokes
+LIGHT_STROKE = 0.2
 
 
 @dataclasses.dataclass
@@ -223,6 +226,8 @@ def find_thin_rects(rgb: np.ndarray) -> list[Rect]:
             continue
         cover = side_cover(rgb, box, col, thick)
         if min(cover) < SIDE_COVER or sorted(cover)[-2] < FULL_COVER or crossed(rgb, box, col, thick):
+            continue
+        if light(col) and thick > LIGHT_STROKE * min(box[2] - box[0] + 1, box[3] - box[1] + 1):
             continue
         found.append(Rect(box, true_colour(rgb, box, thick, col), thick, cover))
     return _distinct(found)
