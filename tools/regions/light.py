@@ -44,7 +44,7 @@ LIGHT_PLACES: dict[str, tuple[Callable[[Box], tuple[float, float]], Callable[[Bo
 # that the thin finder took for a small box: foreign overlays, one image in 42)
 NOT_LIGHT_PLACES = ("centre",)
 # least confidence of a light label's read: white is in the picture too, and the picture's own light rectangles
-# read weakly as some number (foreign overlays: a road-mark rectangle beside clutter read "7" at 0.11)
+# read weakly as some number (foreign overlays: a pale rectangle of a city render read "7" at 0.11)
 LIGHT_SURE = 0.5
 
 
