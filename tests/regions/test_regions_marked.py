@@ -5,6 +5,8 @@ candidate at all (a box the reader missed). The truth is where the outline was d
 
 from __future__ import annotations
 
+import warnings
+
 import cv2
 import numpy as np
 import pytest
@@ -83,3 +85,11 @@ def test_ground_of_the_overlay_hue_alone_has_no_marked_box():
     for seed in (1, 2, 3):
         found = find_marked_box(jpeg_roundtrip(textured_photo(480, 760, GROUND, 22.0, seed), 90), [])
         assert found.bbox is None, (seed, found.bbox)
+
+
+def test_candidates_off_the_image_or_without_area_are_no_marked_box():
+    img = scene(8, marks=())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no empty-slice arithmetic on the way
+        found = marked_box(img, [[1e6, 1e6, 1e6 + 5, 1e6 + 5], [-50.0, -50.0, -10.0, -10.0], [50.0, 50.0, 50.0, 90.0]])
+    assert found.bbox is None and "no drawn outline" in (found.reason or "")

@@ -87,7 +87,9 @@ def outline_colour(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
 
 def _coverage(near: np.ndarray, lo: int, hi: int) -> np.ndarray:
     """Per column of ``near`` (bool, rows x columns), the share of rows lo..hi with a stroke pixel within 1 px of
-    the column (a line drawn between pixel columns is still one line)."""
+    the column (a line drawn between pixel columns is still one line); none where lo..hi holds no row."""
+    if hi < lo:
+        return np.zeros(near.shape[1])
     spread = near[lo:hi + 1].copy()
     spread[:, 1:] |= near[lo:hi + 1, :-1]
     spread[:, :-1] |= near[lo:hi + 1, 1:]
