@@ -207,10 +207,26 @@ async def transfer(ctx: ToolContext, p: Program) -> Evidence:
     regions_b, _, _ = await read_regions(ctx, 1)
     if not regions_b:
         return undecided("no numbered region could be read in image 2")
-    best = max(regions_b, key=lambda i: _iou(regions_b[i]["bbox"], moved))
-    if _iou(regions_b[best]["bbox"], moved) <= 0.0:
+    landed = landing_region({i: g["bbox"] for i, g in regions_b.items()}, moved)
+    if landed is None:
         return undecided("the marked spot lands on none of image 2's regions")
-    return found({"ids": [best]}, 0.75, f"IoU {_iou(regions_b[best]['bbox'], moved):.2f} with the mapped box")
+    return found({"ids": [landed[0]]}, 0.75, landed[1])
+
+
+def landing_region(boxes: dict[int, list[float]], moved: list[float]) -> tuple[int, str] | None:
+    """The region of image 2 that covers the mapped spot (``moved``, the marked box mapped into image 2): the one
+    whose box holds the spot's centre (of several nested ones, the one most like the mapped box), else the one the
+    mapped box overlaps most; None when it overlaps none. A mapped box larger than the regions (image 2 taken
+    closer) may overlap a neighbour more than the small region around its centre."""
+    cx, cy = _centre(moved)
+    holding = [i for i, b in boxes.items() if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+    if holding:
+        best = max(holding, key=lambda i: _iou(boxes[i], moved))
+        return best, f"region {best}'s box holds the mapped spot's centre"
+    best = max(boxes, key=lambda i: _iou(boxes[i], moved))
+    if _iou(boxes[best], moved) <= 0.0:
+        return None
+    return best, f"IoU {_iou(boxes[best], moved):.2f} with the mapped box (no region holds its centre)"
 
 
 VERTICAL = re.compile(r"\babove\b|\bbelow\b|\bahead\b|\bbehind\b|\bin front\b|\b(higher|lower|up|down)\b")

@@ -18,6 +18,7 @@ from photo_like import textured_photo
 from agent.agent import Agent
 from agent.config import Config
 from benchmarks.synth.overlay import RegionStyle, draw_regions
+from planners.execute_regions import landing_region
 from tools.common import jpeg_roundtrip
 
 SIZE = (960, 720)                      # width, height of both photos
@@ -82,3 +83,15 @@ def test_the_clock_hour_of_the_marked_spot_in_photo_2(agent, photos):
                           "centre is that spot? (12 = top)")
     assert not a.abstained, a.reason
     assert a.text == f"{hour} o'clock"
+
+
+# --- which numbered box of photo 2 the mapped spot lands on (boxes placed by hand, the truth by construction) -------
+def test_the_region_holding_the_mapped_centre_wins_over_a_larger_overlap():
+    """Photo 2 taken closer: the mapped box (300 px) is larger than the small box around its centre, and a big
+    neighbour's corner overlaps it more."""
+    moved = [100.0, 100.0, 400.0, 400.0]
+    boxes = {2: [220.0, 220.0, 280.0, 280.0], 0: [300.0, 300.0, 460.0, 460.0], 1: [500.0, 40.0, 580.0, 120.0]}
+    assert landing_region(boxes, moved)[0] == 2
+    del boxes[2]   # no region at the centre: the largest overlap answers, and none without any
+    assert landing_region(boxes, moved)[0] == 0
+    assert landing_region(boxes, [0.0, 0.0, 50.0, 50.0]) is None
