@@ -76,12 +76,11 @@ def random_boxes(rng: np.random.Generator, w: int, h: int, n: int) -> list[list[
     return out
 
 
-def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]], scale: float = 1.0):
-    """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) in a layout a person
-    can read (:func:`benchmarks.synth.overlay.legible_layout`; after 50 draws that are not, the last one). ``scale``:
-    the overlay is drawn on the image enlarged that much, boxes, outline widths and fonts in proportion (a
-    high-resolution frame annotated alike); the random draws do not depend on it."""
-    h, w = img.shape[:2]
+def draw_layout(rng: np.random.Generator, size: tuple[int, int], real: list[list[float]]):
+    """The random draws of one overlay on a ``size`` (w, h) picture, nothing rendered: ([(id, box)], one RegionStyle
+    per region, JPEG quality), in a layout a person can read (:func:`benchmarks.synth.overlay.legible_layout`; after
+    50 draws that are not, the last one). It takes from ``rng`` exactly what :func:`make_instance` takes."""
+    w, h = size
     for _ in range(50):
         n = int(rng.integers(2, 11))
         if real and rng.random() < 0.6:
@@ -93,15 +92,20 @@ def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[flo
         styles = [random_style(rng)] * len(boxes) if rng.random() < 0.7 else [random_style(rng) for _ in boxes]
         if legible_layout(list(zip(ids, boxes)), styles, (w, h)):
             break
+    return list(zip(ids, boxes)), styles, int(rng.integers(60, 96))
+
+
+def make_instance(rng: np.random.Generator, img: np.ndarray, real: list[list[float]], scale: float = 1.0):
+    """(overlaid JPEG-decoded image, [(id, box)], jpeg quality, one RegionStyle per region) of the layout
+    :func:`draw_layout` draws. ``scale``: the overlay is drawn on the image enlarged that much, boxes, outline widths
+    and fonts in proportion (a high-resolution frame annotated alike); the random draws do not depend on it."""
+    regions, styles, q = draw_layout(rng, (img.shape[1], img.shape[0]), real)
     if scale != 1.0:
         img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        boxes = [[v * scale for v in b] for b in boxes]
+        regions = [(rid, [v * scale for v in b]) for rid, b in regions]
         styles = [dataclasses.replace(s, line_width=max(1, round(s.line_width * scale)),
                                       font_scale=s.font_scale * scale) for s in styles]
-    regions = list(zip(ids, boxes))
-    drawn = draw_regions(img, regions, styles)
-    q = int(rng.integers(60, 96))
-    return jpeg_roundtrip(drawn, q), regions, q, styles
+    return jpeg_roundtrip(draw_regions(img, regions, styles), q), regions, q, styles
 
 
 @functools.cache
@@ -116,9 +120,11 @@ def nth_overlays(seed: int, ks: Sequence[int]) -> dict[int, tuple[np.ndarray, li
     rng, pool, out = np.random.default_rng(seed), shared_pool(), {}
     for j in range(max(ks) + 1):
         _, img, real = pool[j % len(pool)]
-        inst, regions, _, _ = make_instance(rng, img, real)
         if j in ks:
+            inst, regions, _, _ = make_instance(rng, img, real)
             out[j] = (inst, regions)
+        else:   # only the draws, to keep rng where the benchmark has it (rendering costs twice what they do)
+            draw_layout(rng, (img.shape[1], img.shape[0]), real)
     return out
 
 

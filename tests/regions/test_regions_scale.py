@@ -102,6 +102,15 @@ def test_scaled_benchmark_overlays_draw_the_same_layout_enlarged():
         [dataclasses.replace(s, line_width=1, font_scale=1) for s in one[3]]
 
 
+def test_nth_overlays_are_the_overlays_the_benchmark_draws_in_turn():
+    """nth_overlays skips rendering the overlays before k: what it returns is still the k-th of a plain run."""
+    rng, pool = np.random.default_rng(3), shared_pool()
+    in_turn = [make_instance(rng, pool[j % len(pool)][1], pool[j % len(pool)][2])[:2] for j in range(5)]
+    picked = nth_overlays(3, (1, 4))
+    for k in (1, 4):
+        assert np.array_equal(picked[k][0], in_turn[k][0]) and picked[k][1] == in_turn[k][1]
+
+
 # ------------------------------------------------------------------------------------------- the second look
 def _region(rid: int, box: list[float], confirmed: bool | None = True, confidence: float = 1.0) -> Region:
     return Region(rid, box, str(rid) if rid >= 0 else "", confidence, confirmed)
