@@ -16,6 +16,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+# one OCR thread per test process, as the benchmark runner's workers use: `make test`'s two workers already fill both
+# cores, and a second onnxruntime thread per worker mostly spins waiting for work (a fifth more CPU, same reads)
+os.environ.setdefault("UAV_AGENT_OCR_THREADS", "1")
 os.environ["UAV_AGENT_DAEMON"] = "0"  # CLI tests answer in their own process even if a developer's daemon runs
 
 
