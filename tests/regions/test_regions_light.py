@@ -112,3 +112,15 @@ def test_white_boxes_on_a_grey_thermal_frame_with_haloed_labels():
     boxes = {0: (190, 70, 258, 156), 4: (345, 322, 425, 409), 1: (24, 357, 106, 434), 2: (226, 217, 284, 286)}
     draw(img, boxes, WHITE, "right", prefix="", halo=True)
     assert_read(img, boxes)
+
+
+def test_labels_where_all_boxes_have_one_beat_white_strokes_nearer_some_boxes():
+    """Two boxes have a white stroke of the picture (a twig, as tall as a digit) just left of their top-left
+    corners, nearer to the corner than their own labels right of the top-right corner: labels are drawn alike, at
+    the place where every box has one."""
+    img = foliage(seed=5)
+    draw(img, BOXES, WHITE, "right")
+    for rid in (0, 3):
+        x1, y1 = BOXES[rid][:2]
+        cv2.line(img, (x1 - 5, y1 + 1), (x1 - 5, y1 + 13), (235, 235, 230), 2)
+    assert_read(img, BOXES)

@@ -33,15 +33,15 @@ LUMA = np.array([0.299, 0.587, 0.114], np.float32)   # brightness (JPEG's Y) of 
 Box = Sequence[float]
 Read = tuple[int | None, str, float]
 
-# placement name -> (the label piece's reference point, the box's anchor point), as marks.PLACES: a light label's
-# top-left corner at the box's top-right corner. Not looked for beside coloured boxes: there a rectangle of the
-# picture's own took a coloured box's label at this place (foreign overlays, one image in 42)
+# placement name -> (the label piece's reference point, the box's anchor point), as mark_places.PLACES: a light
+# label's top-left corner at the box's top-right corner. Not looked for beside coloured boxes: there a rectangle of
+# the picture's own took a coloured box's label at this place (foreign overlays, one image in 42)
 LIGHT_PLACES: dict[str, tuple[Callable[[Box], tuple[float, float]], Callable[[Box], tuple[float, float]]]] = {
     "right_of_top_right": (lambda p: (p[0], p[1]), lambda b: (b[2], b[1])),
 }
-# marks.PLACES a light box's label is not looked for at: the centre (a white or black marker there is read as one,
-# marks._neutral_markers; light ink at a light box's centre is the picture's, or the white letters of a filled tag
-# that the thin finder took for a small box: foreign overlays, one image in 42)
+# mark_places.PLACES a light box's label is not looked for at: the centre (a white or black marker there is read
+# as one, marks._neutral_markers; light ink at a light box's centre is the picture's, or the white letters of a
+# filled tag that the thin finder took for a small box: foreign overlays, one image in 42)
 NOT_LIGHT_PLACES = ("centre",)
 # least confidence of a light label's read: white is in the picture too, and the picture's own light rectangles
 # read weakly as some number (foreign overlays: a pale rectangle of a city render read "7" at 0.11)

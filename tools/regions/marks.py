@@ -12,9 +12,10 @@ colour near one of a few anchor points of the box, so one mechanism serves them:
    ink is found by how much brighter than the picture under it it is, :mod:`tools.regions.light`); letters are
    joined into words by closing gaps narrower than WORD_GAP label heights; a filled tag or marker is one piece
    with the text as holes.
-2. Place: each piece's distance from the anchor of each placement in PLACES (e.g. its bottom centre from the
-   box's top centre), in label heights; every box takes the piece nearest to one of its anchors, one piece per box
-   (``scipy.optimize.linear_sum_assignment``), within MAX_COST.
+2. Place (:mod:`tools.regions.mark_places`): each piece's distance from the anchor of each placement (e.g. its
+   bottom centre from the box's top centre), in label heights; every box takes the piece nearest to one of its
+   anchors, one piece per box (``scipy.optimize.linear_sum_assignment``), within MAX_COST; where nearly all of an
+   image's labels sit at one place, a piece elsewhere loses ties.
 3. Read: the piece's box is read off the picture by the label recognizer (:mod:`tools.regions.label_reader`, which reads
    the number of "Region 3" as of "3", on a fill or in strokes).
 
@@ -24,13 +25,14 @@ Label height: EXPECTED_HEIGHT of the image height, at least MIN_HEIGHT px (what 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tools.regions.light import LIGHT_PAD, LIGHT_PLACES, NOT_LIGHT_PLACES, background, light_ink, light_reads
+from tools.regions.light import LIGHT_PAD, background, light_ink, light_reads
+from tools.regions.mark_places import place_cost, supported_place, usual_place
 from tools.regions.strokes import light as is_light, neutral
 from tools.regions.thin import Rect
 
@@ -51,30 +53,6 @@ MARKER_REACH = 3.0        # label heights around a box's centre searched for a n
 NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
 MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
 MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
-# labels are drawn alike: where USUAL_SHARE of at least USUAL_MIN matched labels take one place, a piece at another
-# place costs PLACE_PENALTY label heights more (a white twig inside a box beside its white label)
-USUAL_SHARE, USUAL_MIN, PLACE_PENALTY = 0.75, 3, 1.0
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
-
-
-def _pt(x: float, y: float) -> Point:
-    return (x, y)
-
-
-# placement name -> (the piece's reference point, the box's anchor point); boxes are (x1, y1, x2, y2)
-PLACES: dict[str, tuple[Callable[[Box], Point], Callable[[Box], Point]]] = {
-    "above_centre": (lambda p: _pt((p[0] + p[2]) / 2, p[3]), lambda b: _pt((b[0] + b[2]) / 2, b[1])),
-    "below_centre": (lambda p: _pt((p[0] + p[2]) / 2, p[1]), lambda b: _pt((b[0] + b[2]) / 2, b[3])),
-    "above_left": (lambda p: _pt(p[0], p[3]), lambda b: _pt(b[0], b[1])),
-    "above_left_out": (lambda p: _pt(p[2], p[3]), lambda b: _pt(b[0], b[1])),
-    "above_right": (lambda p: _pt(p[2], p[3]), lambda b: _pt(b[2], b[1])),
-    "inside_top_left": (lambda p: _pt(p[0], p[1]), lambda b: _pt(b[0], b[1])),
-    "left_of_top_left": (lambda p: _pt(p[2], p[1]), lambda b: _pt(b[0], b[1])),
-    "below_left": (lambda p: _pt(p[0], p[1]), lambda b: _pt(b[0], b[3])),
-    "centre": (lambda p: _pt((p[0] + p[2]) / 2, (p[1] + p[3]) / 2),
-               lambda b: _pt((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)),
-}
 
 
 @dataclasses.dataclass
@@ -227,31 +205,6 @@ def _label_box(piece: tuple[int, int, int, int], marker: bool) -> tuple[float, f
     return x1 - grow, y1, x2 + grow, y2
 
 
-def place_cost(piece: Box, box: Box, height: float, usual: str | None = None, light: bool = False
-               ) -> tuple[float, str]:
-    """The piece's least distance (label heights) from one of ``box``'s anchors, and that placement's name; with
-    ``usual`` (the place nearly all of the image's labels take), PLACE_PENALTY is added at every other place.
-    ``light``: a white, light grey or pale box, whose label may sit at LIGHT_PLACES too, never at
-    NOT_LIGHT_PLACES (:mod:`tools.regions.light`)."""
-    best = (np.inf, "")
-    places = {k: v for k, v in PLACES.items() if k not in NOT_LIGHT_PLACES} | LIGHT_PLACES if light else PLACES
-    for name, (ref, anchor) in places.items():
-        (px, py), (ax, ay) = ref(piece), anchor(box)
-        d = float(np.hypot(px - ax, py - ay)) / height + (PLACE_PENALTY if usual in places and usual != name else 0.0)
-        if d < best[0]:
-            best = (d, name)
-    return best
-
-
-def usual_place(places: Sequence[str]) -> str | None:
-    """The place that at least USUAL_SHARE of ``places`` (of at least USUAL_MIN labels) take, if any: renderers
-    draw an image's labels alike (one preferred corner per image)."""
-    if len(places) < USUAL_MIN:
-        return None
-    top = max(set(places), key=list(places).count)
-    return top if places.count(top) >= USUAL_SHARE * len(places) else None
-
-
 def read_marks(rgb: np.ndarray, rects: Sequence[Rect]) -> list[Mark | None]:
     """One label per rectangle (None where none lies near it): pieces of ink matched to boxes by placement, then
     read by the label recognizer. Light boxes (:func:`tools.regions.strokes.light`) left unread, and white or
@@ -296,7 +249,8 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
     boxes_of = [rects[i] for i in todo]
     cost, names = _costs(boxes_of, pieces, inks, height, light)
     chosen = _matched(cost)
-    usual = usual_place([names[i, j] for i, j in chosen.items()])
+    usual = (usual_place([names[i, j] for i, j in chosen.items()])
+             or supported_place([r.box for r in boxes_of], pieces, height, light))
     if usual is not None:   # a label at another place than nearly all the others' loses ties
         cost, names = _costs(boxes_of, pieces, inks, height, light, usual)
         chosen = _matched(cost)
