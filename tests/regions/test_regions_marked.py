@@ -93,3 +93,14 @@ def test_candidates_off_the_image_or_without_area_are_no_marked_box():
         warnings.simplefilter("error")   # no empty-slice arithmetic on the way
         found = marked_box(img, [[1e6, 1e6, 1e6 + 5, 1e6 + 5], [-50.0, -50.0, -10.0, -10.0], [50.0, 50.0, 50.0, 90.0]])
     assert found.bbox is None and "no drawn outline" in (found.reason or "")
+
+
+def test_a_white_outline_is_chosen_over_scene_structure():
+    """A white line has no hue: its colour is the brightest of what runs along the box."""
+    img = textured_photo(480, 640, GROUND, 22.0, 9)
+    patch = textured_photo(PATCH[3] - PATCH[1], PATCH[2] - PATCH[0], (235, 230, 225), 6.0, 10)
+    img[PATCH[1]:PATCH[3], PATCH[0]:PATCH[2]] = patch   # a white roof
+    cv2.rectangle(img, MARK[:2], MARK[2:], (255, 255, 255), 3)
+    found = marked_box(jpeg_roundtrip(img, 85), STRUCTURE + [[399.0, 259.0, 481.0, 341.0]])
+    assert found.bbox is not None, found.reason
+    assert iou(found.bbox, MARK) >= 0.85, found.bbox

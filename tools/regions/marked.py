@@ -10,7 +10,7 @@ box cut short has a "side" that runs across the box's inside, a box cut by the i
 Per candidate box (the reader's boxes, labelled or not):
 
 1. The outline's colour: the median of the most saturated quarter of the pixels within ``BAND`` px of the box's
-   perimeter (the overlay colours are saturated; the reader finds no grey, white or black outlines either).
+   perimeter (a coloured line), or of the brightest quarter (a white or light grey line); both are tried.
 2. Stroke pixels: those within ``NEAR`` (RGB distance) of that colour.
 3. Each side is searched for the line position (a column for left and right, a row for top and bottom) where
    stroke pixels cover most of the span between the other two sides, less what they cover ``PROBE`` px beyond the
@@ -70,19 +70,20 @@ class Marked:
     outlines: list[Outline]
 
 
-def outline_colour(rgb: np.ndarray, box: Sequence[float]) -> np.ndarray:
-    """RGB (float) of the line drawn along ``box``'s perimeter: the median of the most saturated quarter of the
-    pixels within BAND px of it."""
+def outline_colours(rgb: np.ndarray, box: Sequence[float]) -> list[np.ndarray]:
+    """RGB (float) the line drawn along ``box``'s perimeter may have: the median of the most saturated quarter of
+    the pixels within BAND px of it (a coloured line), and of the brightest quarter (a white or light grey one)."""
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     ring = np.zeros((h, w), np.uint8)
     cv2.rectangle(ring, (x1, y1), (x2, y2), 1, 2 * BAND + 1)
     px = rgb[ring > 0].astype(np.float32)
     if len(px) == 0:
-        return np.zeros(3, np.float32)
-    chroma = px.max(axis=1) - px.min(axis=1)
-    top = px[chroma >= np.quantile(chroma, 0.75)]
-    return np.median(top, axis=0)
+        return []
+    out = []
+    for key in (px.max(axis=1) - px.min(axis=1), px.min(axis=1)):   # chroma; lightness of the darkest channel
+        out.append(np.median(px[key >= np.quantile(key, 0.75)], axis=0))
+    return out
 
 
 def _coverage(near: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -135,10 +136,17 @@ def line_pixels(rgb: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 def refine(rgb: np.ndarray, box: Sequence[float], line: tuple[np.ndarray, np.ndarray] | None = None) -> Outline:
     """``box`` moved to the rectangle its outline's lines make, with each side's evidence (module docstring).
-    ``line``: the line's colour and :func:`line_pixels` when known (else taken along the box's perimeter)."""
+    ``line``: the line's colour and :func:`line_pixels` when known; else each colour of :func:`outline_colours`
+    is tried and the strongest outline stands."""
+    if line is not None:
+        return _refined(rgb, box, *line)
+    tries = [_refined(rgb, box, c, line_pixels(rgb, c)) for c in outline_colours(rgb, box)]
+    return max(tries, key=lambda o: o.evidence, default=Outline([float(v) for v in box], (0, 0, 0), (0.0, 0.0, 0.0, 0.0)))
+
+
+def _refined(rgb: np.ndarray, box: Sequence[float], colour: np.ndarray, near: np.ndarray) -> Outline:
+    """:func:`refine` with the line's colour and pixels known."""
     h, w = rgb.shape[:2]
-    colour = outline_colour(rgb, box) if line is None else line[0]
-    near = line_pixels(rgb, colour) if line is None else line[1]
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     sides = (0.0, 0.0, 0.0, 0.0)
     for _ in range(2):
