@@ -48,4 +48,4 @@ def test_activity_counts_images_per_pass_and_style() -> None:
     assert res["images"] == 3 and res["styles"] == {"suav": 2, "som": 1}
     assert res["passes"]["union_boxes"] == {"images_changed": 2, "per_style": {"som": 1, "suav": 1}}
     assert res["passes"]["second_look"]["images_changed"] == 1
-    assert res["passes"]["drop_stacked"] == {"images_changed": 0, "per_style": {}}
+    assert res["passes"]["label_side"] == {"images_changed": 0, "per_style": {}}

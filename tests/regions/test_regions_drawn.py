@@ -77,20 +77,6 @@ def test_of_boxes_reading_the_same_id_the_one_both_reads_confirm_keeps_it():
     assert [r.id for r in both] == [-1, -1]
 
 
-def test_a_contested_id_goes_back_to_its_box_once_the_others_are_read_as_other_ids():
-    """Two boxes confirmed as "1" lose it; when the text detector then reads one of them as "11", the id goes back
-    to the other. Still contested by two unread boxes, it goes to neither."""
-    from tools.regions.ids import restore_contested as _restore_contested, unique_ids as _unique_ids
-
-    blank = np.zeros((60, 60, 3), np.uint8)
-    one, eleven = Region(1, [0, 0, 10, 10], "1", 0.98, True), Region(1, [20, 0, 30, 10], "1", 0.97, True)
-    contests = _unique_ids(blank, [one, eleven])
-    assert [one.id, eleven.id] == [-1, -1]
-    assert [r.id for r in _restore_contested([one, eleven], contests)] == [-1, -1]
-    eleven.id, eleven.label_text = 11, "11"   # what label_by_detection does when it reads the label
-    restored = _restore_contested([one, eleven], contests)
-    assert [(r.id, r.label_text, r.confirmed) for r in restored] == [(1, "1", False), (11, "11", False)]
-
 
 @pytest.mark.parametrize(("font", "line_width"), [("hershey_simplex", 3), ("hershey_duplex", 4)])
 def test_a_zero_drawn_in_strokes_is_a_letter_not_a_box(font, line_width):

@@ -56,19 +56,6 @@ def test_two_boxes_drawn_edge_to_edge_make_no_third_around_them(shared_data):
     assert reads_exactly(drawn, 17, lower) and reads_exactly(drawn, 0, upper)
 
 
-def test_a_rectangle_two_others_tile_is_dropped():
-    from tools.regions.prune import drop_stacked
-
-    upper, lower = [100.0, 100.0, 200.0, 180.0], [96.0, 183.0, 203.0, 260.0]
-    around = [98.0, 100.0, 201.0, 260.0]
-    beside = [203.0, 100.0, 300.0, 180.0]          # edge to edge with upper, but lower reaches below it
-    kept = drop_stacked([(upper, 5.0), (lower, 5.0), (around, 5.0), (beside, 5.0)])
-    assert [b for b, _ in kept] == [upper, lower, beside]
-    assert drop_stacked([([0.0, 0.0, 50.0, 40.0], 3.0), ([50.0, 0.0, 90.0, 40.0], 3.0),
-                         ([0.0, 0.0, 90.0, 40.0], 3.0)])[-1][0] == [50.0, 0.0, 90.0, 40.0]   # side by side
-    # tiles whose sides are under two thirds as thick as the box's: a label's edges cut the box in two
-    assert len(drop_stacked([(upper, 3.0), (lower, 3.0), (around, 5.0)])) == 3
-
 
 def test_a_box_a_wide_label_cuts_in_two_is_kept_whole(shared_data):
     # the bold "10" is wider than its narrow box: the label's edges and the box's sides close two rectangles that

@@ -115,21 +115,6 @@ def test_a_label_background_read_as_a_box_hands_its_label_to_the_box_around_it(s
     assert all(reads_exactly(drawn, rid, boxes[rid]) for rid in (0, 6, 18))
 
 
-def test_a_box_holding_its_own_label_inside_one_unlabeled_box_is_that_boxs_label():
-    from tools.regions.pipeline import Region
-    from tools.regions.places import labels_as_boxes
-
-    outer, inner = [100.0, 100.0, 200.0, 180.0], [140.0, 130.0, 162.0, 152.0]
-    other = [300.0, 100.0, 340.0, 130.0]
-    rects = [(outer, 5.0), (inner, 5.0), (other, 5.0)]
-    regions = [Region(-1, outer, "", 0.0), Region(0, inner, "0", 0.99, False, [145, 135, 157, 147]),
-               Region(-1, other, "", 0.0)]
-    out = labels_as_boxes(regions, rects)
-    assert [(r.id, r.bbox) for r in out] == [(0, outer), (-1, other)]
-    # its label beside it: a small box of its own, kept
-    regions = [Region(-1, outer, "", 0.0), Region(0, inner, "0", 0.99, False, [120, 135, 138, 147])]
-    assert [r.id for r in labels_as_boxes(regions, rects[:2])] == [-1, 0]
-
 
 def test_a_number_with_a_leading_zero_is_no_id():
     assert is_id("0") and is_id("10") and is_id("7")

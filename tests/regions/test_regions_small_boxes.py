@@ -51,15 +51,6 @@ def test_a_rectangle_beside_a_word_is_its_next_letter_only_when_no_taller_than_i
     assert next_letter(box, [word], 3.0, heights=GLYPH_HEIGHT)   # the looser bound took the box for a letter
 
 
-def test_a_box_found_where_another_box_label_was_read_is_that_label(monkeypatch):
-    # benchmark overlay 706:88: "Region 18" on a filled background wider than its box, centred in it; the label's
-    # edges and the box's left side close a rectangle that the box's lines refit into the label's own box, and a
-    # later read there took "1" from "18"
-    inst, regions = nth_overlay(706, 88)
-    assert _hits(inst, regions, [18]) == 1
-    monkeypatch.setattr(regions_module, "labels_only", lambda regs: regs)
-    assert _hits(inst, regions, [18]) == 0
-
 
 def test_labels_only_drops_unlabeled_boxes_on_a_read_label():
     labelled = Region(18, [37.0, 296.0, 139.0, 394.0], "Region 18", 1.0, True, [26, 327, 158, 363])

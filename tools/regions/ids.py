@@ -82,7 +82,7 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
     box whose two reads (mask and picture) agree keeps the id; the others, or all when no single one is confirmed so,
     become unread (id -1), in place (then ``Region.contested`` keeps the id); one that lost to a single confirmed
     box takes its label's mask read where the picture read overruled one of as many digits (``Region.mask_read``)
-    and no box holds that id. Returns the contests that left no box with the id (see :func:`restore_contested`)."""
+    and no box holds that id. Returns the contests that left no box with the id."""
     once = [r for same in _same_id(regions) for r in same if r.confirmed is None and r.label_box is not None]
     # only stroke labels are left unsettled (read past a side), so their pictures are read as stroke labels
     for reg, pic in zip(once, read_pictures(rgb, [LabelBlob(tuple(r.label_box), False) for r in once])):
@@ -111,18 +111,6 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
             held.add(reg.id)
     return contests
 
-
-def restore_contested(regions: list[Region], contests: list[Contest]) -> list[Region]:
-    """An id read on several boxes, none surely (:func:`unique_ids`), goes back to its one box still unread once
-    the text detector has read the others' labels as other ids, if no box holds the id by then."""
-    held = {r.id for r in regions if r.id >= 0}
-    for contest in contests:
-        left = [(reg, read) for reg, read in contest if reg.id < 0]
-        if len(left) == 1 and left[0][1].id not in held:
-            reg, read = left[0]
-            reg.relabel(read.id, read.label_text, read.confidence, read.label_box)
-            held.add(reg.id)
-    return regions
 
 
 def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:

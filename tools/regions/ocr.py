@@ -365,10 +365,6 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
     return out
 
 
-def final_one_added(mask_read: Read, picture_read: Read) -> bool:
-    """The picture read names the mask read's number with a "1" after it."""
-    return mask_read[0] is not None and str(picture_read[0]) == f"{mask_read[0]}1"
-
 
 def digit_added(mask_read: Read, picture_read: Read) -> bool:
     """The picture read names the mask read's number with one more digit: a leading "1", or any digit after its

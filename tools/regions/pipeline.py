@@ -28,20 +28,16 @@ Pipeline of :func:`read_regions`:
    side is read cut off it too, :func:`tools.regions.ids.pictures_off_sides`); a label that runs into its box's
    right side, or into another box's left side, is read past it (:func:`tools.regions.labels.across_right_side`;
    a "Region N" centred across both sides of a narrow box, past both: :func:`tools.regions.labels.centred_across`).
-   Labels grouped wrong (:mod:`tools.regions.split`): two side by side in one blob are read apart, a lone letter
-   beside a label is read with it, and a label read over another box's label keeps only its own letters; two
-   label backgrounds drawn one against the other (beside stacked or crossing boxes) are split between their rows
-   of letters (:func:`tools.regions.rows.stacked_rows`).
+   Two label backgrounds drawn one against the other (beside stacked or crossing boxes) are split between their
+   rows of letters (:func:`tools.regions.rows.stacked_rows`).
    A rectangle that is a letter of a label (a stroke "0" next to its "1", no taller than the letters beside it; one
-   half under a label, a small label's fill around a bold letter) is dropped and the labels found again;
-   then one that two boxes drawn edge to edge close around them (:func:`tools.regions.prune.drop_stacked`); a box
+   half under a label, a small label's fill around a bold letter) is dropped and the labels found again; a box
    that took in the label background glued to it is fitted back (:func:`tools.regions.places.unglued`; where the
    image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
    glued above and as wide as it, :func:`tools.regions.sides.off_label_above`), and a left
    side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
    it, and either side of a box whose label is centred in it to where the label's centre puts it
-   (:func:`tools.regions.sides.label_side`); a label-sized box holding its own label inside one unlabeled box gives
-   that box the label (:func:`tools.regions.places.labels_as_boxes`), and an unlabeled box found where another box's
+   (:func:`tools.regions.sides.label_side`); an unlabeled box found where another box's
    label was read is that label's background, dropped (:func:`tools.regions.places.labels_only`). A filled label
    that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
    beside their boxes, or the one place where a box closes around it (:mod:`tools.regions.anchored`: the lines
@@ -64,11 +60,7 @@ Pipeline of :func:`read_regions`:
    (:func:`tools.regions.detect.label_by_detection`; two text lines on one row, the first without digits, are one
    label a box's side crossed). A label box narrower than its read digits need (the one stem of a thin label that
    the colour mask kept) is read again off the picture grown around it (:func:`tools.regions.ids.grown_fragments`).
-   An id that no box kept goes back to the one box that read it
-   and is still unlabeled once the others are read as other ids (:func:`tools.regions.ids.restore_contested`). A
-   labelled box in an unlabeled box's top-left corner whose label runs across it is a piece that the label's
-   letters close with that box's lines: the box takes the label (:func:`tools.regions.places.corner_pieces`), as
-   does an unlabeled box that, with another found box or with its glued label, makes up a labelled one around
+   An unlabeled box that, with another found box or with its glued label, makes up a labelled one around
    both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions.places.union_boxes`).
 6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
    measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from are found by
@@ -92,7 +84,7 @@ from tools.common import ToolError, load_image
 from tools.regions.region import Region
 from tools.regions.geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
                                 match_limit, occluders, off_image, placement, placement_cost, within)
-from tools.regions.ids import grown_fragments, pictures_off_sides, restore_contested, settle_reads, unique_ids
+from tools.regions.ids import grown_fragments, pictures_off_sides, settle_reads, unique_ids
 from tools.regions.labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions.anchored import box_from_label, colour_lines, explained, orphan_labels
 from tools.regions.boxed import boxed_labels
@@ -100,12 +92,9 @@ from tools.regions.colours import CORE_MIN, colour_layers, colour_masks, overlay
 from tools.regions.detect import label_by_detection
 from tools.regions.fill import filled_areas, with_cut_letters
 from tools.regions.lines import find_rectangles
-from tools.regions.ocr import (LabelBlob, final_one_added, read_labels, read_pictures,
-                               settle_disagreements)
-from tools.regions.places import (DRAWN_HEIGHT, corner_pieces, image_place, label_by_siblings, labels_as_boxes,
-                                  labels_only, letter_boxes, most_place, odd_places, unglued, union_boxes)
-from tools.regions.prune import drop_stacked
-from tools.regions.split import join_lone_letters, own_letters_only, shared_letters, split_side_by_side
+from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
+from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
+                                  most_place, odd_places, unglued, union_boxes)
 from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
@@ -197,8 +186,7 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
     regions = grown_fragments(rgb, regions, allowed)
-    regions = restore_contested(shared_letters(regions, allowed), contested)
-    regions = union_boxes(corner_pieces(regions, DET_THICK), DET_THICK, (rgb.shape[1], rgb.shape[0]))
+    regions = union_boxes(regions, DET_THICK, (rgb.shape[1], rgb.shape[0]))
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
@@ -217,7 +205,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     if glyphs:   # a letter taken for a box: its strokes were erased as an outline, so the label is found again
         rects = [r for i, r in enumerate(rects) if i not in glyphs]
         blobs, letters = label_blobs(mask, rects, filled)
-    rects = drop_stacked(rects)   # once letters are told from boxes: a box may sit around two drawn edge to edge
     # stroke letters are read off the mask without the outlines (a crossing line is no letter); a filled
     # label keeps its own pixels (regions_ocr reads only the holes it encloses)
     near = cv2.dilate(letters.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -239,20 +226,15 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
         if alt[0] is not None and (first[k][0] is None or alt[2] > first[k][2]):
             first[k], read_as[k] = alt, LabelBlob(read_as[k].box, not read_as[k].filled)
     wide = [across_right_side(read_as[k], rects, blobs) for k in range(len(near_ids))]
-    widened = {k for k in range(len(near_ids)) if wide[k] != read_as[k]}
     # every label is read off the picture too (dev overlays: reading a sure stroke read once saved ~5 % of the time
     # at 1080p and cost 4 exact regions and 5 extra ones on seeds 1/11/21/41/51/61/71)
     # a filled label's letters cut at its trimmed edge are read whole; a label ending on a box side, off it too
     grown = [with_cut_letters(mask, b) for b in wide]
     seen, pictures = pictures_off_sides(rgb, grown, rects, [g != b for g, b in zip(grown, wide)])
     pictures = settle_disagreements(rgb, seen, first, pictures)
-    past = {blobs[near_ids[k]].box: (wide[k].box, first[k]) for k in widened}   # with the read of the blob alone
     for k, j in enumerate(near_ids):
-        both: bool | None = None
-        # a picture read past a box's side that only adds a final "1": the side itself read as one
         mask_read = first[k]
-        if not (k in widened and final_one_added(first[k], pictures[k])):
-            first[k], both = settle_reads(first[k], pictures[k], allowed)
+        first[k], both = settle_reads(first[k], pictures[k], allowed)
         rid, text, conf = first[k]
         if rid is not None and (allowed is None or rid in allowed):
             reads[j] = (rid, text, conf, both)
@@ -264,8 +246,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     odd = odd_places(out, rects, blobs, size)
     if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
         out = _assign(rects, cost, limit, reads, blobs, overruled, odd * PLACE_PENALTY * limit)
-    out = join_lone_letters(rgb, split_side_by_side(rgb, out, rects, blobs, mask, letters), blobs, allowed)
-    out = shared_letters(own_letters_only(out, past, allowed), allowed)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
@@ -275,7 +255,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             place = usual if usual is not None else placement(reg.label_box, box, t, size)
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
-    out = labels_only(labels_as_boxes(out, rects))
+    out = labels_only(out)
     out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
     if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
         out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)

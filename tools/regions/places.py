@@ -32,16 +32,6 @@ SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for 
 LABEL_IOU = 0.7   # a found box this close to where a label was read is that label (its background's edges)
 
 
-def labels_as_boxes(regions: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[Region]:
-    """Regions (one per rectangle of ``rects``, (box, outline thickness)) with label-sized boxes that hold their own
-    label and sit inside exactly one unlabeled box handed over to it (:func:`_hand_over`): a label background drawn
-    inside its box, whose letters are too bold to be found filled, closes a rectangle read as a box labelled by its
-    own letters."""
-    def piece(reg: Region, i: int) -> bool:
-        return reg.bbox[3] - reg.bbox[1] + rects[i][1] <= LABEL_MAX_H and within(reg.label_box, reg.bbox)
-
-    return _hand_over(regions, piece, lambda reg, host, j: within(reg.bbox, host.bbox, rects[j][1]))
-
 
 def labels_only(regions: list[Region]) -> list[Region]:
     """Regions without the unlabeled boxes that are another region's label (IoU >= LABEL_IOU with where it was read):
@@ -51,17 +41,6 @@ def labels_only(regions: list[Region]) -> list[Region]:
     read_at = [r.label_box for r in regions if r.id >= 0 and r.label_box is not None]
     return [r for r in regions if r.id >= 0 or not any(iou(r.bbox, b) >= LABEL_IOU for b in read_at)]
 
-
-def corner_pieces(regions: list[Region], tol: float) -> list[Region]:
-    """Regions with each labelled box that lies in exactly one unlabeled box's top-left corner (:func:`_in_corner`)
-    and whose label runs across its right or bottom side handed over to that box (:func:`_hand_over`): the letters
-    of a label drawn in a box's corner close a rectangle there with the box's own top and left lines (a "1" with a
-    foot), which took the label. A label across a box's side is not that box's (a renderer draws it inside, beside
-    or outside). Such a piece is no larger than its label with the box's lines and the label's padding around it
-    (3 ``tol``); a larger one is a box of its own. ``tol``: px, the outline thickness assumed."""
-    return _hand_over(regions, lambda reg, i: (_across_far_side(reg.label_box, reg.bbox)
-                                               and within(reg.bbox, reg.label_box, -3 * tol)),
-                      lambda reg, host, j: _in_corner(reg.bbox, host.bbox, tol))
 
 
 def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, tol: float,
@@ -78,7 +57,7 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
     it, a surer, longer number starting with the label's names the label's box. ``tol``: px, the outline thickness
     assumed. ``bare_only``: only letter boxes that took no label and lie outside their box (a lone "0" above it),
     read before :func:`label_by_siblings`, whose window sized from the other labels may cut such a letter; one inside
-    its box may be a piece that a longer label's first letter closes with the box's lines (:func:`corner_pieces`)."""
+    its box may be a piece that a longer label's first letter closes with the box's lines."""
     size = (rgb.shape[1], rgb.shape[0])
     jobs = []   # (letter, host, the letter and its label)
     for reg in regions:
@@ -182,19 +161,6 @@ def _on_sides(box: Sequence[float], others: Sequence[Sequence[float]], tol: floa
     return all(any(min(abs(box[k] - o[a]), abs(box[k] - o[a + 2])) <= tol for o in others)
                for k, a in ((0, 0), (1, 1), (2, 0), (3, 1)))
 
-
-def _across_far_side(label: Sequence[float], box: Sequence[float]) -> bool:
-    """The label box runs across the box's right or bottom side (x1, y1, x2, y2 px)."""
-    rows = min(label[3], box[3]) > max(label[1], box[1])
-    cols = min(label[2], box[2]) > max(label[0], box[0])
-    return (rows and label[0] < box[2] < label[2]) or (cols and label[1] < box[3] < label[3])
-
-
-def _in_corner(b: Sequence[float], host: Sequence[float], tol: float) -> bool:
-    """Box ``b`` lies inside ``host`` (``tol`` px allowed) at its top-left corner (both sides within ``tol`` px) and
-    is smaller by more than ``tol`` on its right or bottom (boxes x1, y1, x2, y2 px)."""
-    return (abs(b[0] - host[0]) <= tol and abs(b[1] - host[1]) <= tol and b[2] <= host[2] + tol
-            and b[3] <= host[3] + tol and (b[2] < host[2] - tol or b[3] < host[3] - tol))
 
 
 def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:

@@ -221,16 +221,6 @@ def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
     return n
 
 
-def drop_stacked(rects: list[tuple[list[float], float]]) -> list[tuple[list[float], float]]:
-    """Drop rectangles that two others tile, one above the other or side by side, each a line thickness plus
-    DUP_TOL px from its sides: two boxes drawn edge to edge make a third one around them of their own lines, as
-    thick as theirs. (A label across a box cuts it into two rectangles that tile it, but their sides where they
-    meet are the label's edges, measured under two thirds of the box's line thickness.)"""
-    def tiled(box: list[float], t: float) -> bool:
-        return any(t <= 1.5 * max(ta, tb) for _, _, ta, tb in _tilings(box, t, rects))
-
-    return [(b, t) for b, t in rects if not tiled(b, t)]
-
 
 def _tilings(box: list[float], t: float, rects: list[tuple[list[float], float]]):
     """Ways two of ``rects`` tile ``box`` (outline ``t`` px), one above the other or side by side, each a line

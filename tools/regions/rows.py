@@ -14,7 +14,7 @@ from tools.regions.ocr import LETTER_PAD, LabelBlob, text_mask
 WORD_JOIN = 0.9              # letters this close (in letter heights) belong to one label
 ROW_HEIGHT_RATIO = 1.3       # two rows of letters this close in height are two labels' (stacked_rows)
 # most space (letter heights) between a hole touching an outline and its row's letters for it to be a letter: less
-# than the 0.6 two digits of one number may lie apart (Hershey "11", tools.regions.split), as picture that crossing
+# than the 0.6 two digits of one number may lie apart (Hershey "11"), as picture that crossing
 # boxes' lines close in lies beside their labels too (0.45 heights beside "5" in a two-box sweep overlay)
 ON_OUTLINE_GAP = 0.3
 
