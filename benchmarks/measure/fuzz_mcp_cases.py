@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-TOOLS_ONE = ("image_quality", "read_regions", "camera_metadata", "estimate_pitch", "detect", "segment")
+TOOLS_ONE = ("image_quality", "read_regions", "marked_box", "camera_metadata", "estimate_pitch", "detect", "segment")
 TOOLS_TWO = ("match_views", "relative_pose", "associate_regions", "transfer_box", "region_visibility")
 NUMBERS = ("NaN", "Infinity", "-Infinity", "1e308", "-1e308", "1e999", '"12"', "true", "null", "[]", "{}")
 

@@ -78,8 +78,8 @@ def test_a_png_bomb_is_refused_from_its_header(tmp_path: Path):
 
 def test_tiny_and_thin_images_get_the_size_rule_not_opencv_text(root: Path):
     cfg = Config(allowed_roots=[str(root)])
-    tools = [("image_quality", "image"), ("read_regions", "image"), ("estimate_pitch", "image"),
-             ("detect", "image"), ("camera_metadata", "image")]  # fmt: skip
+    tools = [("image_quality", "image"), ("read_regions", "image"), ("marked_box", "image"),
+             ("estimate_pitch", "image"), ("detect", "image"), ("camera_metadata", "image")]  # fmt: skip
     calls = [(t, {p: str(root / name)}) for t, p in tools for name in ("dot.png", "line.png")]
     calls += [("match_views", {"image_a": str(root / "dot.png"), "image_b": str(root / "a.png")})]
     for text in session_calls(cfg, calls):
