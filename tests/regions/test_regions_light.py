@@ -124,3 +124,17 @@ def test_labels_where_all_boxes_have_one_beat_white_strokes_nearer_some_boxes():
         x1, y1 = BOXES[rid][:2]
         cv2.line(img, (x1 - 5, y1 + 1), (x1 - 5, y1 + 13), (235, 235, 230), 2)
     assert_read(img, BOXES)
+
+
+def test_a_white_stroke_beside_a_label_off_its_row_is_no_letter():
+    """A white stroke of the picture (a twig) runs down-right from just beside two labels, close enough to join
+    their ink: the label is read by its row of letters (a stroke touching a letter stays part of it: no random
+    twig of this picture touches a label)."""
+    img = foliage(seed=10)
+    draw(img, BOXES, WHITE, "right")
+    for rid in (0, 6):
+        x2, y1 = BOXES[rid][2], BOXES[rid][1]
+        (w, h), _ = cv2.getTextSize(str(rid), FONT, 0.6, 2)
+        start = (x2 + 5 + w + 4, y1 + h // 2)
+        cv2.line(img, start, (start[0] + 14, start[1] + 18), (235, 235, 230), 2, cv2.LINE_AA)
+    assert_read(img, BOXES)

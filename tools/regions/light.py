@@ -15,7 +15,8 @@ than the picture right under it:
 - Reads (:func:`light_reads`): the ink is the letters' white cores only, so each label is read as found and grown
   by LIGHT_PAD label heights, in the picture and in negative (the recognizer learnt dark and coloured numbers,
   not white ones on dark ground), and by the text-line engine, which reads a letter before the digits ("R5");
-  the number with the most summed confidence stands.
+  and so are its letters alone (:func:`letters_at`: a twig beside a label joins its piece, not its row of
+  letters); the number with the most summed confidence stands.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ STROKE_SPAN = 0.4         # label heights: wider than a letter's stroke, narrowe
 LIGHT_HUE_TOL = 40.0      # most RGB distance between the chroma parts (RGB less its mean) of a label pixel and colour
 LIGHT_CONTRAST = 40.0     # least brightness (JPEG's Y) by which a light label's ink exceeds the picture under it
 LIGHT_PAD = 0.15          # label heights around a light label's ink read with it
+MIN_LETTER = 0.4          # label heights: the shortest ink stroke that may be a letter
+ROW_TOL = 0.25            # letter heights: how far the top and bottom of letters of one label may differ
+WORD_GAP = 0.6            # letter heights: widest gap between two letters of one label
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)   # brightness (JPEG's Y) of an RGB pixel
 Box = Sequence[float]
 Read = tuple[int | None, str, float]
@@ -67,20 +71,59 @@ def light_ink(pixels: np.ndarray, colour: np.ndarray, under: np.ndarray) -> np.n
     return alike & (luma - ground >= np.maximum(LIGHT_CONTRAST, (float(colour @ LUMA) - ground) / 2))
 
 
-def light_reads(rgb: np.ndarray, boxes: list[Box], pad: float) -> list[Read]:
+def light_reads(rgb: np.ndarray, boxes: list[Box], pad: float, cores: list[Box] | None = None) -> list[Read]:
     """(number or None, text, confidence) of light labels at ``boxes`` (px): each read as found and grown by ``pad``
-    px, in the picture and in negative, by the label recognizer, and by the text-line engine; the number with the
-    most summed confidence stands, at its surest read, and names no number below LIGHT_SURE."""
+    px, in the picture and in negative, by the label recognizer, and by the text-line engine, and so its letters'
+    box in ``cores`` (:func:`letters_at`) where given; the number with the most summed confidence stands, at its
+    surest read, and names no number below LIGHT_SURE."""
     from tools.regions.label_reader import READER
     from tools.regions.ocr import LabelBlob, text_line_pictures
 
     if not boxes:
         return []
-    grown = [(b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad) for b in boxes]
-    tries = [READER.read(rgb, bs, invert=inv) for bs in (boxes, grown) for inv in (False, True)]
-    tries.append(text_line_pictures(rgb, [LabelBlob(tuple(int(round(v)) for v in b), False) for b in boxes]))
+    tries: list[list[Read]] = []
+    for at in [boxes] if cores is None else [boxes, cores]:
+        grown = [(b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad) for b in at]
+        tries += [READER.read(rgb, bs, invert=inv) for bs in (at, grown) for inv in (False, True)]
+        tries.append(text_line_pictures(rgb, [LabelBlob(tuple(int(round(v)) for v in b), False) for b in at]))
     reads = [_most_confident([t[k] for t in tries]) for k in range(len(boxes))]
     return [(rid if conf >= LIGHT_SURE else None, text, conf) for rid, text, conf in reads]
+
+
+def letters_at(rgb: np.ndarray, piece: tuple[int, int, int, int], anchor: tuple[float, float], height: float,
+               colour: np.ndarray) -> tuple[int, int, int, int]:
+    """The letters of a light label ``piece`` (inclusive px) that run on from its ink stroke nearest ``anchor`` (the
+    box's point of the label's place): strokes with top and bottom within ROW_TOL of that one's height of its own
+    (letters of a label share their row) and no further than WORD_GAP of it from the ones taken. White strokes of
+    the picture that the piece took in beside the label (a twig) run off that row. The piece where no stroke is."""
+    x1, y1, x2, y2 = piece
+    m = int(round(STROKE_SPAN * height)) + 2   # the picture under the letters needs a margin round them
+    h_img, w_img = rgb.shape[:2]
+    ox, oy = max(0, x1 - m), max(0, y1 - m)
+    win = rgb[oy:min(h_img, y2 + m + 1), ox:min(w_img, x2 + m + 1)].astype(np.float32)
+    ink = light_ink(win, colour, background(win, height)).astype(np.uint8)
+    ink[:y1 - oy] = 0
+    ink[y2 - oy + 1:] = 0
+    ink[:, :x1 - ox] = 0
+    ink[:, x2 - ox + 1:] = 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    strokes = [(ox + int(x), oy + int(y), ox + int(x + w - 1), oy + int(y + h - 1))
+               for x, y, w, h, _ in stats[1:] if h >= MIN_LETTER * height]
+    if not strokes:
+        return piece
+    ax, ay = anchor
+    seed = min(strokes, key=lambda b: np.hypot(max(b[0] - ax, 0, ax - b[2]), max(b[1] - ay, 0, ay - b[3])))
+    tall = seed[3] - seed[1] + 1
+    row = [b for b in strokes if abs(b[1] - seed[1]) <= ROW_TOL * tall and abs(b[3] - seed[3]) <= ROW_TOL * tall]
+    group = [seed]
+    grew = True
+    while grew:   # letters follow one another within a word gap
+        grew = False
+        for b in row:
+            if b not in group and any(max(b[0] - g[2], g[0] - b[2]) <= WORD_GAP * tall for g in group):
+                group.append(b)
+                grew = True
+    return (min(b[0] for b in group), min(b[1] for b in group), max(b[2] for b in group), max(b[3] for b in group))
 
 
 def _most_confident(reads: list[Read]) -> Read:

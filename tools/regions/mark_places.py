@@ -62,6 +62,11 @@ def place_distance(piece: Box, box: Box, height: float, name: str, light: bool =
     return float(np.hypot(px - ax, py - ay)) / height
 
 
+def anchor_point(box: Box, name: str, light: bool = False) -> Point:
+    """``box``'s anchor point (px) of the place ``name``."""
+    return _places(light)[name][1](box)
+
+
 def _places(light: bool) -> dict[str, tuple[Callable[[Box], Point], Callable[[Box], Point]]]:
     """The places a label is looked for at: PLACES, for a light box less NOT_LIGHT_PLACES and with LIGHT_PLACES."""
     if not light:

@@ -31,8 +31,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tools.regions.light import LIGHT_PAD, background, light_ink, light_reads
-from tools.regions.mark_places import place_cost, supported_place, usual_place
+from tools.regions.light import LIGHT_PAD, background, letters_at, light_ink, light_reads
+from tools.regions.mark_places import anchor_point, place_cost, supported_place, usual_place
 from tools.regions.strokes import light as is_light, neutral
 from tools.regions.thin import Rect
 
@@ -256,7 +256,13 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
         chosen = _matched(cost)
     order = sorted(chosen)
     boxes = [_label_box(pieces[chosen[k]], names[k, chosen[k]] == "centre") for k in order]
-    reads = light_reads(rgb, boxes, LIGHT_PAD * height) if light else READER.read(rgb, boxes)
+    if light:
+        cores = [_label_box(letters_at(rgb, pieces[chosen[k]], anchor_point(boxes_of[k].box, names[k, chosen[k]],
+                                                                             True), height, inks[chosen[k]]), False)
+                 for k in order]
+        reads = light_reads(rgb, boxes, LIGHT_PAD * height, cores)
+    else:
+        reads = READER.read(rgb, boxes)
     return {todo[k]: Mark(rid, text, float(conf), pieces[chosen[k]], names[k, chosen[k]])
             for k, (rid, text, conf) in zip(order, reads)}
 
