@@ -14,10 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.common import jpeg_roundtrip
-from tools.regions.geom import pixel_iou
-from tools.regions.pipeline import read_regions
-from tests.regions.test_regions_thin import Box, outline
+from tests.regions.test_regions_thin import Box, assert_read, outline
 
 FONT = cv2.FONT_HERSHEY_DUPLEX
 WHITE, LIGHT_GREY = (255, 255, 255), (205, 205, 205)
@@ -69,14 +66,6 @@ def draw(img: np.ndarray, boxes: dict[int, Box], colour, place: str, prefix: str
         outline(img, box, colour, 2)
         label(img, box, f"{prefix}{rid}", colour, place, halo)
 
-
-def assert_read(img: np.ndarray, truth: dict[int, Box], quality: int = 80) -> None:
-    """Every drawn region comes back with its id and IoU >= 0.9 (outer edges), and nothing else."""
-    got = read_regions(jpeg_roundtrip(img, quality))
-    by_id = {r.id: r.bbox for r in got}
-    assert set(by_id) == set(truth), f"ids {sorted(by_id)} != {sorted(truth)}"
-    for rid, box in truth.items():
-        assert pixel_iou(by_id[rid], box) >= 0.9, f"region {rid}: {by_id[rid]} vs {box}"
 
 
 BOXES = {0: (150, 110, 290, 210), 3: (420, 260, 520, 390), 6: (640, 90, 730, 170), 2: (200, 330, 330, 430)}
