@@ -9,7 +9,7 @@ change them in place.
 
 Run: ``nice .venv/bin/python -m benchmarks.measure.pass_activity ../shared/foreign/overlays/regions.jsonl
 [--per-style N] [--workers 1] [--out docs/figures/regions_pass_activity.json]``. Prints, per pass, on how many
-images it changed something (and per style), and writes the same to ``--out``.
+images it changed something (and per style), and writes the same, with the names of those images, to ``--out``.
 """
 
 from __future__ import annotations
@@ -66,15 +66,18 @@ def passes_changing(path: str) -> list[str]:
     return sorted(changed)
 
 
-def activity(styles: list[str], changed: list[list[str]]) -> dict[str, Any]:
-    """Per pass: images on which it changed something, overall and per style."""
+def activity(styles: list[str], changed: list[list[str]], images: list[str] | None = None) -> dict[str, Any]:
+    """Per pass: images on which it changed something, overall and per style, and (given ``images``, their names in
+    the order of ``changed``) which ones: an ablation of a rarely active pass need only read those."""
     per_style: dict[str, Counter] = defaultdict(Counter)
     for style, names in zip(styles, changed):
         per_style[style].update(names)
     total = Counter(n for names in changed for n in names)
     return {"images": len(changed), "styles": dict(Counter(styles)),
             "passes": {name: {"images_changed": total[name],
-                              "per_style": {s: per_style[s][name] for s in sorted(per_style) if per_style[s][name]}}
+                              "per_style": {s: per_style[s][name] for s in sorted(per_style) if per_style[s][name]},
+                              **({"changed_on": [img for img, names in zip(images, changed) if name in names]}
+                                 if images is not None else {})}
                        for name in PASSES}}
 
 
@@ -90,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     paths = [str(args.regions.parent / rec["image"]) for rec in records]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         changed = list(tqdm(pool.map(passes_changing, paths), total=len(paths), desc="images", disable=None))
-    res = activity([str(rec.get("style", "")) for rec in records], changed)
+    res = activity([str(rec.get("style", "")) for rec in records], changed, [str(rec["image"]) for rec in records])
     print(f"{res['images']} images; per pass, images on which it changed something:")
     for name, d in sorted(res["passes"].items(), key=lambda kv: kv[1]["images_changed"]):
         print(f"  {name:24} {d['images_changed']:4d}  {d['per_style']}")

@@ -49,3 +49,6 @@ def test_activity_counts_images_per_pass_and_style() -> None:
     assert res["passes"]["union_boxes"] == {"images_changed": 2, "per_style": {"som": 1, "suav": 1}}
     assert res["passes"]["second_look"]["images_changed"] == 1
     assert res["passes"]["label_side"] == {"images_changed": 0, "per_style": {}}
+    named = activity(["suav", "som"], [["union_boxes"], ["second_look"]], ["a.jpg", "b.jpg"])
+    assert named["passes"]["union_boxes"]["changed_on"] == ["a.jpg"]
+    assert named["passes"]["label_side"]["changed_on"] == []
