@@ -71,7 +71,6 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "unglued": ("unglued", lambda f: lambda box, *args: list(box)),
     "label_side": ("label_side", lambda f: lambda box, *args: list(box)),
     "boxes_from_labels": ("_boxes_from_labels", lambda f: _nothing),
-    "boxed_labels": ("boxed_labels", lambda f: _nothing),
     "bare_letter_boxes": ("letter_boxes", _without_bare_call),
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
     "letter_boxes": ("letter_boxes", _without_full_call),

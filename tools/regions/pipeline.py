@@ -42,10 +42,6 @@ Pipeline of :func:`read_regions`:
    that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
    beside their boxes, or the one place where a box closes around it (:mod:`tools.regions.anchored`: the lines
    closing a rectangle with the corner or centre the label fixes).
-   Where labels go inside their boxes' top-left corners, a label blob that no box took may be a small box inside
-   its own label, whose letters cut its lines short: the box starts at the blob's top-left corner
-   (:mod:`tools.regions.boxed`); elsewhere, a stroke blob no box took may be a small box around its centred label,
-   when the padding shows inside its four lines.
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions.ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
 5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
@@ -87,14 +83,13 @@ from tools.regions.geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  
 from tools.regions.ids import grown_fragments, pictures_off_sides, settle_reads, unique_ids
 from tools.regions.labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions.anchored import box_from_label, colour_lines, explained, orphan_labels
-from tools.regions.boxed import boxed_labels
 from tools.regions.colours import CORE_MIN, colour_layers, colour_masks, overlay_mask  # noqa: F401 - re-exported
 from tools.regions.detect import label_by_detection
 from tools.regions.fill import filled_areas, with_cut_letters
 from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
-                                  most_place, odd_places, unglued, union_boxes)
+                                  odd_places, unglued, union_boxes)
 from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
@@ -195,9 +190,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     """Boxes and labels drawn in one overlay colour (``mask``, ``strength``: see :func:`colour_layers`;
     ``filled``: :func:`filled_areas` of the mask; ``occluded``: what the other overlay colours cover)."""
     rects = find_rectangles(mask, min_side, filled, occluded)
-    if not rects:   # a filled label may still anchor its box, and small boxes may lie inside their labels
-        out = _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
-        return out + _boxed(rgb, mask, strength, label_blobs(mask, [], filled)[0], out, min_side, allowed)
+    if not rects:   # a filled label may still anchor its box
+        return _boxes_from_labels(rgb, [], rects, mask, strength, filled, occluded, allowed)
     rects = [(off_label_below(refit_sides(box, t, mask), t, mask), t) for box, t in rects]
     size = (mask.shape[1], mask.shape[0])
     blobs, letters = label_blobs(mask, rects, filled)
@@ -256,12 +250,7 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
     out = labels_only(out)
-    out += _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
-    if most_place(out, rects, size) in (None, INSIDE_TOP_LEFT):   # a small box may lie inside its own label
-        out += _boxed(rgb, mask, strength, blobs, out, min_side, allowed)
-    else:   # or a stroke label centred in a box it nearly fills: the padding shows all round inside the box
-        out += _boxed(rgb, mask, strength, [b for b in blobs if not b.filled], out, min_side, allowed, True)
-    return out
+    return out + _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
 
 
 def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size: tuple[int, int]) -> bool:
@@ -271,14 +260,6 @@ def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size
     w, h = label[2] - label[0], DRAWN_HEIGHT * (label[3] - label[1])
     return placement(label, box, thick, size) == INSIDE_TOP_LEFT and not off_image(box, w, h, thick, size, ABOVE)
 
-
-def _boxed(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, blobs: list[LabelBlob], out: list[Region],
-           min_side: float, allowed: set[int] | None, all_round: bool = False) -> list[Region]:
-    """Regions of the small boxes inside their own labels among ``blobs`` (:func:`tools.regions.boxed.boxed_labels`;
-    both reads agree, so confirmed)."""
-    return [Region(rid, box, text, round(conf, 3), True, list(label))
-            for box, (rid, text, conf), label in boxed_labels(rgb, mask, strength, blobs, out, min_side, allowed,
-                                                                  all_round)]
 
 
 def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,

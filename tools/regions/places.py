@@ -251,12 +251,6 @@ def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]
     return place if _nearly_all(agree) else None
 
 
-def most_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], size: tuple[int, int]) -> int | None:
-    """The place (index in :func:`label_anchors`) most read labels of ``out`` (one region per rectangle of
-    ``rects``) take beside their boxes (:func:`usual_place`), or None when none is read."""
-    labelled = _labelled(out, rects)
-    return usual_place(labelled, size)[0] if labelled else None
-
 
 def _labelled(out: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[tuple]:
     """(label box, box, outline width) of each region of ``out`` (one per rectangle of ``rects``) with a label."""
