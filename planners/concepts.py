@@ -21,8 +21,10 @@ C = {
     "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
-    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s? (is |are )?(identical|"
-                    r"unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|changed direction|"
+    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s? (is |are )?"
+                    r"(identical|unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|"
+                    r"change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|"
+                    r"changed direction|"
                     r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"
                     r"orientation)s?\b|\b(heading|direction|orientation)s?\b.*\bdifferent\b|"
                     r"different heading|come round|swing around|swung around|yawed|\bturned\b|\bturn\b|\brotated\b|"
@@ -39,7 +41,8 @@ C = {
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
                  r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|how many (" + UNIT_RX + r") (wide|across|long|deep)\b|"
-                 r"\b(width|wide|size) (of )?(the )?(field of view|view|scene) on the ground\b|\bdimensions\b|\bextent\b|wide and (how )?(long|tall|high)|"
+                 r"\b(width|wide|size) (of )?(the )?(field of view|view|scene) on the ground\b|\bdimensions\b|"
+                 r"\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
                  r"\bcover(s|ed)? (on the ground|of ground)|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
@@ -66,7 +69,8 @@ C = {
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
                r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
-    "tilt": r"\bnadir\b|straight[- ]down|\bperspective (view|shot|photo|image|picture)\b|\b(top|plan) view\b|\borthogonal\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
+    "tilt": r"\bnadir\b|straight[- ]down|\bperspective (view|shot|photo|image|picture)\b|\b(top|plan) view\b|"
+            r"\borthogonal\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
@@ -90,7 +94,8 @@ C = {
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) (model|make|maker|manufacturer|brand)\b|"
-                   r"\bmake and model\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|which camera|\bexif\b|\bmetadata\b|"
+                   r"\bmake and model\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|"
+                   r"which camera|\bexif\b|\bmetadata\b|"
                    r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) (sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
                    r"(was used|took|shot|captured|recorded|is it|was it)\b|\bwhen was (this|the) (photo|image|picture|"
                    r"shot|frame)\b|\btimestamp\b|\bdate and time\b|\bwhere was (this|the) (photo|image|picture|shot|"

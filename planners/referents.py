@@ -49,13 +49,8 @@ class Stated:
 def region_ids(text: str) -> list[tuple[int, int | None]]:
     """(id, 1-based image or None) of every region mentioned, in order, without repeats."""
     found: list[tuple[int, int, int | None]] = []
-    for m in _REGION.finditer(text):
-        img = _image_after(text[m.end(): m.end() + 40])
-        for n in re.finditer(r"\d{1,2}", m.group(1)):
-            found.append((m.start() + n.start(), int(n.group()), img))
-    for m in _HASH.finditer(text):
-        found.append((m.start(1), int(m.group(1)), _image_after(text[m.end(): m.end() + 40])))
-    for m in _MARKED.finditer(text):  # "the things marked 2 and 5": every id of the list
+    # "regions 4 and 5", "#3", "the things marked 2 and 5": every id of the matched list, at its place in the text
+    for m in [*_REGION.finditer(text), *_HASH.finditer(text), *_MARKED.finditer(text)]:
         img = _image_after(text[m.end(): m.end() + 40])
         found += [(m.start(1) + n.start(), int(n.group()), img) for n in re.finditer(r"\d{1,2}", m.group(1))]
     seen: dict[tuple[int, int | None], None] = {}
