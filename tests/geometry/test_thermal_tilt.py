@@ -162,3 +162,22 @@ def test_shipped_estimate_on_the_held_out_shared_frames(shared_data: Path) -> No
             assert geo.view == ("nadir" if tilt >= 80 else "oblique"), path.name
             assert geo.view_confidence >= MIN_VIEW_ACCURACY and "learned thermal tilt" in geo.view_source
     assert given >= 1
+
+
+def test_a_frame_too_wide_for_the_bands_gets_no_estimate_and_keeps_its_other_facts(tmp_path: Path) -> None:
+    """A grey strip seen under 4 strides high has too few backbone rows for the row bands: the estimate is
+    unavailable (its reason in ``missing``) and the tool still gives the photo's other facts."""
+    import cv2
+
+    from mcp_server.handlers_photo import photo_geometry as photo_geometry_tool
+    from mcp_server.registry import ToolContext
+
+    with pytest.raises(ToolError, match="too wide"):
+        backbone_input(np.zeros((100, 640), np.uint8))  # seen 96 px high: 3 rows at stride 32
+    assert backbone_input(np.zeros((128, 640), np.uint8)).shape == (1, 3, 128, 640)
+    path = tmp_path / "strip.png"
+    cv2.imwrite(str(path), np.random.default_rng(1).integers(0, 255, (150, 1000), dtype=np.uint8))  # seen 96 px high
+    geo = photo_geometry_tool(ToolContext(Config.from_env(allowed_roots=[str(tmp_path)])), str(path),
+                              altitude_m=50.0).data
+    assert (geo["width"], geo["height"], geo["altitude_m"]) == (1000, 150, 50.0) and geo["view_confidence"] is None
+    assert "too wide for the learned tilt estimate" in geo["missing"]["pitch_deg"]

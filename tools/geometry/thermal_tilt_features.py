@@ -11,7 +11,9 @@ is taken as about zero, so tilt only changes the picture down the rows.
 
 The frame is seen at :data:`INPUT_SIDE_PX` on its longer side (each side a multiple of the backbone's stride 32,
 so a 640x512 HIT-UAV frame is seen unscaled), grey levels in [0, 1] on the three input channels as the detector
-saw them in training.
+saw them in training. A frame so wide that it is seen under ``ROW_BANDS * STRIDE_PX`` rows high has too few rows at
+the coarsest stride to split into bands: no estimate (a ToolError, which the photo_geometry tool reports as the
+estimate's reason while giving the other facts).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+
+from tools.common import ToolError
 
 INPUT_SIDE_PX = 640  # longer side of the frame as the backbone sees it
 STRIDE_PX = 32  # the backbone's coarsest stride: each input side is a multiple of it
@@ -30,7 +34,8 @@ LAYERS = (4, 6, 9)
 
 def backbone_input(rgb: np.ndarray) -> np.ndarray:
     """(1, 3, H, W) float32 array in [0, 1] of an (H, W) or (H, W, C) uint8 image, resized so that its longer side
-    is :data:`INPUT_SIDE_PX` and both sides are multiples of :data:`STRIDE_PX` (aspect kept to within a stride)."""
+    is :data:`INPUT_SIDE_PX` and both sides are multiples of :data:`STRIDE_PX` (aspect kept to within a stride).
+    ToolError when it would be seen under ``ROW_BANDS * STRIDE_PX`` rows high (too wide to split into bands)."""
     import cv2
 
     img = np.asarray(rgb)
@@ -41,6 +46,9 @@ def backbone_input(rgb: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     scale = INPUT_SIDE_PX / max(h, w)
     size = [max(STRIDE_PX, int(round(s * scale / STRIDE_PX)) * STRIDE_PX) for s in (w, h)]
+    if size[1] < ROW_BANDS * STRIDE_PX:
+        raise ToolError(f"a {w}x{h} frame is too wide for the learned tilt estimate (seen {size[1]} px high, under "
+                        f"{ROW_BANDS * STRIDE_PX} px: too few rows for {ROW_BANDS} bands)")
     resized = cv2.resize(np.ascontiguousarray(img[:, :, :3]), tuple(size), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(resized.transpose(2, 0, 1)[None].astype(np.float32) / 255.0)
 
