@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import io
 import math
 import warnings
@@ -52,6 +53,15 @@ def file_key(path: str | Path) -> tuple[str, int, int] | None:
     except OSError:
         return None
     return str(p), int(st.st_size), int(st.st_mtime_ns)
+
+
+def file_sha256(path: str | Path) -> str:
+    """SHA-256 (hex) of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def image_size(image: str | Path | np.ndarray | bytes) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
-from tools.geometry.thermal_tilt_features import file_sha256
+from tools.common import file_sha256
 from training.thermal_data import SHARED_FRAMES, excluded, parse_frame_name
 
 SPLITS = ("train", "val", "test")

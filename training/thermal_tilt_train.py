@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
+from tools.common import file_sha256
 from tools.geometry.thermal_tilt import BOUNDARY_TILT_DEG, TILT_RANGE_DEG, TiltHead
-from tools.geometry.thermal_tilt_features import file_sha256
 from training.thermal_data import parse_frame_name
 from training.thermal_tilt_data import DEFAULT_CACHE, FITTED_SPLITS, features, frame_tilt_deg, split_names
 

@@ -32,6 +32,7 @@ from typing import Any
 from benchmarks.sample import Sample
 from benchmarks.solvers import Solution, prompt
 from planners.llm_checks import reply_problem, strip_think
+from tools.common import file_sha256
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 DEFAULT_CACHE_DIR = Path(".cache") / "vlm"
@@ -41,15 +42,6 @@ TEXT_ONLY_HINT = (" (servers of text-only models refuse image parts this way, of
 
 class VLMError(RuntimeError):
     """The endpoint failed for good (non-retryable status, retries exhausted, or a malformed reply)."""
-
-
-def file_sha256(path: str | Path) -> str:
-    """Hex sha256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def cache_key(endpoint: str, model: str, text: str, image_hashes: list[str], params: dict[str, Any]) -> str:

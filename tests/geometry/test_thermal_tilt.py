@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from agent.config import Config, MissingWeightsError
-from tools.common import ToolError
+from tools.common import ToolError, file_sha256
 from tools.geometry.camera import CameraMetadata
 from tools.geometry.photo_geometry import photo_geometry
 from tools.geometry.thermal_tilt import (BOUNDARY_TILT_DEG, MIN_VIEW_ACCURACY, TiltEstimate, TiltHead, decide,
                                          estimate_thermal_tilt, load_head)
-from tools.geometry.thermal_tilt_features import backbone_input, band_means, file_sha256
+from tools.geometry.thermal_tilt_features import backbone_input, band_means
 from training.thermal_tilt_train import save_head
 
 DIM = 3

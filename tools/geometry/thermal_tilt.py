@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
-from tools.common import ToolError
+from tools.common import ToolError, file_sha256
 from tools.geometry.photo_geometry import NADIR_TOLERANCE_DEG
-from tools.geometry.thermal_tilt_features import detector_layers, file_sha256, tilt_features
+from tools.geometry.thermal_tilt_features import detector_layers, tilt_features
 
 MIN_VIEW_ACCURACY = 0.9  # an estimate is used only where its measured view accuracy reaches this share
 BOUNDARY_TILT_DEG = 90.0 - NADIR_TOLERANCE_DEG  # tilt at and above which the view is nadir

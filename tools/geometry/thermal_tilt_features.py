@@ -18,8 +18,6 @@ estimate's reason while giving the other facts).
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from tools.common import ToolError
@@ -84,12 +82,3 @@ def detector_layers(weights: str) -> list:
     from tools.perception.detect import _load_model
 
     return list(_load_model(weights).model.model)
-
-
-def file_sha256(path: str) -> str:
-    """SHA-256 (hex) of a file: which backbone weights a cached feature or a fitted head belongs to."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
