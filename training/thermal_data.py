@@ -51,6 +51,19 @@ def excluded(name: str, held_out: list[FrameName], radius: int = EXCLUDE_ID_RADI
     return any(frame.flight == h.flight and abs(frame.frame_id - h.frame_id) <= radius for h in held_out)
 
 
+def split_stems(hituav: Path, split: str) -> list[str]:
+    """Frame names (no extension) of one official split, from ``normal_xml/ImageSets/Main/<split>.txt``."""
+    return (hituav / "normal_xml" / "ImageSets" / "Main" / f"{split}.txt").read_text().split()
+
+
+def held_out_frames(shared_frames: Path = SHARED_FRAMES) -> list[FrameName]:
+    """The shared frames, whose flights are left out of fitting; FileNotFoundError when there are none."""
+    held_out = [parse_frame_name(p.name) for p in sorted(shared_frames.glob("*.jpg"))]
+    if not held_out:
+        raise FileNotFoundError(f"no shared HIT-UAV frames in {shared_frames}")
+    return held_out
+
+
 def voc_boxes(xml_path: Path) -> tuple[int, int, list[tuple[str, float, float, float, float]]]:
     """Image width, height and the (class, x1, y1, x2, y2) boxes of one Pascal VOC file."""
     root = ET.parse(xml_path).getroot()
@@ -81,12 +94,10 @@ def yolo_lines(xml_path: Path) -> list[str]:
 def build(hituav: Path, out: Path, shared_frames: Path = SHARED_FRAMES) -> dict[str, int]:
     """Write ``out/{train,val,test}/{images,labels}`` and ``out/data.yaml``; returns frames per split."""
     voc = hituav / "normal_xml"
-    held_out = [parse_frame_name(p.name) for p in sorted(shared_frames.glob("*.jpg"))]
-    if not held_out:
-        raise FileNotFoundError(f"no shared HIT-UAV frames in {shared_frames}")
+    held_out = held_out_frames(shared_frames)
     counts = {}
     for split in ("train", "val", "test"):
-        names = (voc / "ImageSets" / "Main" / f"{split}.txt").read_text().split()
+        names = split_stems(hituav, split)
         if split == "train":
             names = [n for n in names if not excluded(n, held_out)]
         (out / split / "images").mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ import numpy as np
 
 from agent.config import Config
 from tools.common import file_sha256
-from training.thermal_data import SHARED_FRAMES, excluded, parse_frame_name
+from training.thermal_data import SHARED_FRAMES, excluded, held_out_frames, parse_frame_name, split_stems
 
 SPLITS = ("train", "val", "test")
 FITTED_SPLITS = ("train", "val")  # splits the shared frames' flights are dropped from
@@ -36,12 +36,10 @@ def frame_tilt_deg(name: str) -> float:
 
 def split_names(hituav: Path, split: str, shared_frames: Path = SHARED_FRAMES) -> list[str]:
     """Frame names (no extension) of one official split; for train and val without the shared frames' flights."""
-    names = (hituav / "normal_xml" / "ImageSets" / "Main" / f"{split}.txt").read_text().split()
+    names = split_stems(hituav, split)
     if split not in FITTED_SPLITS:
         return names
-    held_out = [parse_frame_name(p.name) for p in sorted(shared_frames.glob("*.jpg"))]
-    if not held_out:
-        raise FileNotFoundError(f"no shared HIT-UAV frames in {shared_frames}")
+    held_out = held_out_frames(shared_frames)
     return [n for n in names if not excluded(n, held_out)]
 
 

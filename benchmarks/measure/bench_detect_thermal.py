@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
+from training.thermal_data import split_stems
 
 VOC_LABELS = {"Person": "person", "Car": "car", "Bicycle": "bicycle", "OtherVehicle": "other_vehicle"}
 AP_CONF = 0.01  # lowest score kept for the precision/recall curve
@@ -136,8 +137,7 @@ def _mean(values: list) -> float | None:
 def split_frames(hituav: Path, split: str) -> list[tuple[Path, Path]]:
     """(image, VOC xml) pairs of one official HIT-UAV split."""
     voc = hituav / "normal_xml"
-    names = (voc / "ImageSets" / "Main" / f"{split}.txt").read_text().split()
-    return [(voc / "JPEGImages" / f"{n}.jpg", voc / "Annotations" / f"{n}.xml") for n in names]
+    return [(voc / "JPEGImages" / f"{n}.jpg", voc / "Annotations" / f"{n}.xml") for n in split_stems(hituav, split)]
 
 
 def shared_frames(data: Path) -> list[tuple[Path, Path]]:
