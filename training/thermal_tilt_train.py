@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
+from benchmarks.measure.bench_thermal_tilt import figures, tilt_figures, view_right
 from tools.common import file_sha256
 from tools.geometry.thermal_tilt import BOUNDARY_TILT_DEG, TILT_RANGE_DEG, TiltHead
 from training.thermal_data import parse_frame_name
@@ -86,7 +87,7 @@ def calibration(pred: np.ndarray, truth: np.ndarray) -> np.ndarray:
     """Per :data:`MARGIN_EDGES` bin, the share of frames whose predicted view (tilt ≥ boundary: nadir) is the true
     one; NaN for bins with fewer than :data:`MIN_BIN_FRAMES` frames."""
     margin = pred - BOUNDARY_TILT_DEG
-    right = (pred >= BOUNDARY_TILT_DEG) == (truth >= BOUNDARY_TILT_DEG)
+    right = view_right(pred, truth)
     bins = np.searchsorted(np.array(MARGIN_EDGES), margin, side="right") - 1
     out = np.full(len(MARGIN_EDGES) - 1, np.nan)
     for b in range(len(out)):
@@ -114,10 +115,7 @@ def fit_head(x: np.ndarray, y: np.ndarray, names: list[str], backbone_sha256: st
 
 
 def _cv_figures(pred: np.ndarray, truth: np.ndarray) -> dict:
-    right = (pred >= BOUNDARY_TILT_DEG) == (truth >= BOUNDARY_TILT_DEG)
-    clear = (truth >= BOUNDARY_TILT_DEG) | (truth <= 60.0)
-    return {"mae_deg": round(float(np.abs(pred - truth).mean()), 2), "view_accuracy": round(float(right.mean()), 3),
-            "nadir_vs_oblique_accuracy": round(float(right[clear].mean()), 3),
+    return {**tilt_figures(pred, truth),
             "margin_accuracy": [None if np.isnan(a) else round(float(a), 3) for a in calibration(pred, truth)],
             "per_tilt_mean_pred_deg": {f"{t:.0f}": round(float(pred[truth == t].mean()), 1)
                                        for t in np.unique(truth)}}
@@ -128,8 +126,8 @@ def official_val_mae(x: np.ndarray, y: np.ndarray, is_val: np.ndarray) -> list[f
     beside the grouped figures: val frames have near-duplicates in train, so this error is optimistic)."""
     fit, held = ~is_val, is_val
     mean, scale = standardiser(x[fit])
-    return [round(float(np.abs(np.clip(icpt + ((x[held] - mean) / scale) @ coef, 0.0, 90.0) - y[held]).mean()), 2)
-            for coef, icpt in ridge_path(x[fit], y[fit], ALPHAS)]
+    return [round(float(np.abs(np.clip(icpt + ((x[held] - mean) / scale) @ coef, *TILT_RANGE_DEG) - y[held])
+                        .mean()), 2) for coef, icpt in ridge_path(x[fit], y[fit], ALPHAS)]
 
 
 def save_head(head: TiltHead, path: Path) -> None:
@@ -143,8 +141,6 @@ def save_head(head: TiltHead, path: Path) -> None:
 
 def main() -> None:
     from dataclasses import replace
-
-    from benchmarks.measure.bench_thermal_tilt import figures
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hituav", type=Path, required=True, help="folder holding HIT-UAV's normal_xml/")

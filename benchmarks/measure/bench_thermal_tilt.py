@@ -29,20 +29,31 @@ ROOT = Path(__file__).resolve().parents[2]
 OBLIQUE_MAX_DEG = 60.0  # "clearly oblique" frames of the nadir-vs-oblique figure
 
 
+def view_right(pred: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """Per frame, whether the predicted tilt's view (nadir: at least the boundary) is the true one."""
+    return (pred >= BOUNDARY_TILT_DEG) == (truth >= BOUNDARY_TILT_DEG)
+
+
+def tilt_figures(pred: np.ndarray, truth: np.ndarray) -> dict:
+    """Mean absolute tilt error (deg), view accuracy over all frames and over nadir vs clearly oblique ones of
+    predicted tilts ``pred`` against true ``truth``."""
+    right = view_right(pred, truth)
+    clear = (truth >= BOUNDARY_TILT_DEG) | (truth <= OBLIQUE_MAX_DEG)
+    return {"mae_deg": round(float(np.abs(pred - truth).mean()), 2), "view_accuracy": round(float(right.mean()), 3),
+            "nadir_vs_oblique_accuracy": round(float(right[clear].mean()), 3),
+            "nadir_vs_oblique_frames": int(clear.sum())}
+
+
 def figures(head: TiltHead, x: np.ndarray, tilts: list[float]) -> dict:
     """Tilt error, view accuracy and confident coverage of the head on feature rows ``x`` with true ``tilts``."""
     truth = np.asarray(tilts, dtype=float)
     pred = np.array([predict_tilt(head, row) for row in x])
     est = [decide(head, row) for row in x]
-    right = (pred >= BOUNDARY_TILT_DEG) == (truth >= BOUNDARY_TILT_DEG)
-    clear = (truth >= BOUNDARY_TILT_DEG) | (truth <= OBLIQUE_MAX_DEG)
+    right = view_right(pred, truth)
     used = np.array([e.confident for e in est])
     per_tilt = {f"{t:.0f}": {"frames": int((truth == t).sum()), "mae_deg": round(float(np.abs(pred - t)[truth == t]
                 .mean()), 2), "mean_pred_deg": round(float(pred[truth == t].mean()), 1)} for t in np.unique(truth)}
-    return {"frames": len(truth), "mae_deg": round(float(np.abs(pred - truth).mean()), 2),
-            "view_accuracy": round(float(right.mean()), 3),
-            "nadir_vs_oblique_accuracy": round(float(right[clear].mean()), 3),
-            "nadir_vs_oblique_frames": int(clear.sum()),
+    return {"frames": len(truth), **tilt_figures(pred, truth),
             "confident_share": round(float(used.mean()), 3),
             "confident_view_accuracy": round(float(right[used].mean()), 3) if used.any() else None,
             "per_tilt": per_tilt}
