@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
-from tools.common import ToolError, file_sha256
+from tools.common import ToolError, file_key, file_sha256
 from tools.geometry.photo_geometry import NADIR_TOLERANCE_DEG
 from tools.geometry.thermal_tilt_features import detector_layers, tilt_features
 
@@ -81,14 +81,16 @@ class TiltEstimate:
 
 def load_head(path: str) -> TiltHead:
     """The head in the ``.npz`` file at ``path`` (cached per file version); ToolError when unreadable."""
-    p = Path(path)
-    if not p.is_file():
+    key = file_key(path) if Path(path).is_file() else None
+    if key is None:
         raise ToolError(f"thermal tilt head {path} is not a file")
-    return _read_head(p, p.stat().st_mtime_ns)
+    return _read_head(key)
 
 
 @lru_cache(maxsize=4)
-def _read_head(path: Path, mtime_ns: int) -> TiltHead:
+def _read_head(key: tuple[str, int, int]) -> TiltHead:
+    """The head of one version of a file (its :func:`tools.common.file_key`)."""
+    path = key[0]
     try:
         with np.load(path, allow_pickle=False) as doc:
             missing = [k for k in HEAD_KEYS if k not in doc.files]
@@ -158,7 +160,7 @@ def estimate_thermal_tilt(rgb: np.ndarray, config: Config | None = None) -> Tilt
     cfg = config or Config.from_env()
     head = load_head(cfg.resolved_thermal_tilt_head())
     weights = cfg.resolved_thermal_yolo_weights()
-    if _digest(weights) != head.backbone_sha256:
+    if _digest(file_key(weights)) != head.backbone_sha256:
         raise ToolError(f"the thermal tilt head ({cfg.resolved_thermal_tilt_head()}) was fitted on other backbone "
                         f"weights than Config.thermal_yolo_weights ({weights}): refit it with "
                         "training/thermal_tilt_train.py")
@@ -166,9 +168,8 @@ def estimate_thermal_tilt(rgb: np.ndarray, config: Config | None = None) -> Tilt
 
 
 @lru_cache(maxsize=4)
-def _digest_of(path: str, mtime_ns: int) -> str:
-    return file_sha256(path)
-
-
-def _digest(path: str) -> str:
-    return _digest_of(path, Path(path).stat().st_mtime_ns)
+def _digest(key: tuple[str, int, int] | None) -> str:
+    """SHA-256 of one version of a file (its :func:`tools.common.file_key`), hashed once per process."""
+    if key is None:
+        raise ToolError("the thermal detector weights cannot be read")
+    return file_sha256(key[0])

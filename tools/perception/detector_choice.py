@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
-from tools.common import ToolError
+from tools.common import ToolError, file_key
 
 RGB = "rgb"
 THERMAL = "thermal"
@@ -75,14 +75,15 @@ Calibration = tuple[tuple[tuple[str, float], ...], int | None, Accuracy]
 def _calibration(weights: str) -> Calibration:
     """(score thresholds, input size or None, count accuracy) from the sidecar ``<weights>.json``."""
     sidecar = Path(weights).with_suffix(".json")
-    if not sidecar.is_file():
-        return (), None, ()
-    return _read_calibration(sidecar, sidecar.stat().st_mtime_ns)
+    key = file_key(sidecar) if sidecar.is_file() else None
+    return _read_calibration(key) if key is not None else ((), None, ())
 
 
 @lru_cache(maxsize=8)
-def _read_calibration(sidecar: Path, mtime_ns: int) -> Calibration:
-    """Parsed once per version of the file (``mtime_ns``): a recalibration is seen without a restart."""
+def _read_calibration(key: tuple[str, int, int]) -> Calibration:
+    """Parsed once per version of the file (its :func:`tools.common.file_key`): a recalibration is seen without a
+    restart."""
+    sidecar = Path(key[0])
     try:
         doc = json.loads(sidecar.read_text())
         table = tuple((str(k), float(v)) for k, v in doc["score_thresholds"].items())
