@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -47,17 +48,17 @@ class DetectorChoice:
 
     def score_thresholds(self) -> dict[str, float]:
         """Calibrated score threshold per label of these weights ({} when none ship with them)."""
-        return dict(_calibration(self.weights)[0])
+        return dict(_calibration(self.weights).thresholds)
 
     def input_size(self, default: int) -> int:
         """Detector input size (px) the weights were calibrated at, else ``default``."""
-        return _calibration(self.weights)[1] or default
+        return _calibration(self.weights).input_px or default
 
     def count_accuracy(self, counts: dict[str, int]) -> dict[str, float]:
         """Per label of ``counts`` (label → count detected at the calibrated thresholds), the measured share of
         validation frames with a detected count like it that were counted within ±1 or ±10 % ({} when not
         measured)."""
-        table = dict(_calibration(self.weights)[2])
+        table = dict(_calibration(self.weights).count_accuracy)
         out = {}
         for label, n in counts.items():
             buckets = table.get(label, ())
@@ -67,16 +68,21 @@ class DetectorChoice:
         return out
 
 
-# per label: (least detected count, share counted within tolerance), by increasing least count
-Accuracy = tuple[tuple[str, tuple[tuple[int, float], ...]], ...]
-Calibration = tuple[tuple[tuple[str, float], ...], int | None, Accuracy]
+class Calibration(NamedTuple):
+    """A weights file's sidecar ``<weights>.json`` as read (hashable, for the cache): ``thresholds`` (label, score)
+    pairs, ``input_px`` the detector input size or None, ``count_accuracy`` per label its (least detected count,
+    share counted within tolerance) rows by increasing least count."""
+
+    thresholds: tuple[tuple[str, float], ...] = ()
+    input_px: int | None = None
+    count_accuracy: tuple[tuple[str, tuple[tuple[int, float], ...]], ...] = ()
 
 
 def _calibration(weights: str) -> Calibration:
-    """(score thresholds, input size or None, count accuracy) from the sidecar ``<weights>.json``."""
+    """The calibration in the sidecar ``<weights>.json`` (empty when there is none)."""
     sidecar = Path(weights).with_suffix(".json")
     key = file_key(sidecar) if sidecar.is_file() else None
-    return _read_calibration(key) if key is not None else ((), None, ())
+    return _read_calibration(key) if key is not None else Calibration()
 
 
 @lru_cache(maxsize=8)
@@ -91,7 +97,7 @@ def _read_calibration(key: tuple[str, int, int]) -> Calibration:
         if imgsz is not None and (isinstance(imgsz, bool) or int(imgsz) != imgsz or not 32 <= int(imgsz) <= 4096):
             raise ValueError(f"imgsz must be an integer number of pixels in [32, 4096], got {imgsz!r}")
         accuracy = tuple((str(k), _buckets(v)) for k, v in doc.get("val_counts", {}).items())
-        return table, (int(imgsz) if imgsz is not None else None), accuracy
+        return Calibration(table, int(imgsz) if imgsz is not None else None, accuracy)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ToolError(f"unreadable score thresholds in {sidecar}: {exc}") from exc
 
