@@ -177,11 +177,13 @@ def _trimmed(a: int, b: int) -> tuple[int, int]:
 
 
 def marked_box(rgb: np.ndarray, candidates: Sequence[Sequence[float]],
-               seeds: Sequence[tuple[Sequence[float], tuple[np.ndarray, np.ndarray]]] = ()) -> Marked:
+               seeds: Sequence[tuple[Sequence[float], tuple[np.ndarray, np.ndarray]]] = (),
+               refined: Sequence[Outline] = ()) -> Marked:
     """The one marked box among ``candidates`` (boxes [x1, y1, x2, y2] px in ``rgb``), by outline evidence;
-    ``seeds``: more places to look, each with its line's colour and pixels (:func:`refine`)."""
+    ``seeds``: more places to look, each with its line's colour and pixels (:func:`refine`); ``refined``: outlines
+    refined already (a previous call's :attr:`Marked.outlines`), added as they are."""
     outlines = [refine(rgb, c) for c in candidates if c[2] > c[0] and c[3] > c[1]]
-    outlines += [refine(rgb, box, line) for box, line in seeds]
+    outlines += list(refined) + [refine(rgb, box, line) for box, line in seeds]
     outlines.sort(key=lambda o: -o.evidence)
     distinct: list[Outline] = []
     for o in outlines:   # several pieces of one box refine to the same outline: it is counted once

@@ -87,4 +87,4 @@ def find_marked_box(rgb: np.ndarray, candidates: Sequence[Sequence[float]]) -> M
     found = marked_box(rgb, candidates)
     if found.evidence >= MIN_EVIDENCE:   # an outline among the candidates: chosen, or two about as strong
         return found
-    return marked_box(rgb, candidates, line_seeds(rgb))
+    return marked_box(rgb, (), line_seeds(rgb), found.outlines)   # the candidates' outlines are not refined again
