@@ -67,11 +67,13 @@ def anchor_point(box: Box, name: str, light: bool = False) -> Point:
     return _places(light)[name][1](box)
 
 
+# the places a light box's label is looked for at: PLACES less NOT_LIGHT_PLACES, with LIGHT_PLACES
+_LIGHT = {k: v for k, v in PLACES.items() if k not in NOT_LIGHT_PLACES} | LIGHT_PLACES
+
+
 def _places(light: bool) -> dict[str, tuple[Callable[[Box], Point], Callable[[Box], Point]]]:
     """The places a label is looked for at: PLACES, for a light box less NOT_LIGHT_PLACES and with LIGHT_PLACES."""
-    if not light:
-        return PLACES
-    return {k: v for k, v in PLACES.items() if k not in NOT_LIGHT_PLACES} | LIGHT_PLACES
+    return _LIGHT if light else PLACES
 
 
 def usual_place(places: Sequence[str]) -> str | None:
