@@ -112,7 +112,6 @@ def unique_ids(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None 
     return contests
 
 
-
 def grown_fragments(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None) -> list[Region]:
     """Boxes whose label box is narrower than its read digits need take the read of the label's picture grown
     around it (FRAGMENT_GROW) when that read is sure (FRAGMENT_SURE), its digits contain the first read's, and it

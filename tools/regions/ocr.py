@@ -61,8 +61,6 @@ _ZERO = re.compile("(?<![A-Za-z])[Oo\u3002](?![A-Za-z])")
 PSM_LINE, PSM_WORD, PSM_CHAR = 7, 8, 10   # Tesseract page-segmentation modes
 
 
-
-
 @dataclasses.dataclass
 class LabelBlob:
     """A label candidate: ``box`` (x1, y1, x2, y2), exclusive end, px; ``filled``: a filled label background
@@ -363,7 +361,6 @@ def settle_disagreements(rgb: np.ndarray, blobs: list[LabelBlob], mask_reads: li
                 out[k] = (agreed[0], third[1], max(third[2], agreed[2]))
                 break
     return out
-
 
 
 def digit_added(mask_read: Read, picture_read: Read) -> bool:

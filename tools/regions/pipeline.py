@@ -261,7 +261,6 @@ def _inside_odd(label: Sequence[float], box: Sequence[float], thick: float, size
     return placement(label, box, thick, size) == INSIDE_TOP_LEFT and not off_image(box, w, h, thick, size, ABOVE)
 
 
-
 def _boxes_from_labels(rgb: np.ndarray, out: list[Region], rects, mask: np.ndarray, strength: np.ndarray,
                        filled: np.ndarray, occluded: np.ndarray, allowed: set[int] | None) -> list[Region]:
     """Boxes of this colour's filled labels that no found box took (:mod:`tools.regions.anchored`): each read off

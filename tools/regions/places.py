@@ -32,7 +32,6 @@ SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for 
 LABEL_IOU = 0.7   # a found box this close to where a label was read is that label (its background's edges)
 
 
-
 def labels_only(regions: list[Region]) -> list[Region]:
     """Regions without the unlabeled boxes that are another region's label (IoU >= LABEL_IOU with where it was read):
     a filled label's edges, with the lines of its box under it, close a rectangle around the label, which a later
@@ -40,7 +39,6 @@ def labels_only(regions: list[Region]) -> list[Region]:
     "8")."""
     read_at = [r.label_box for r in regions if r.id >= 0 and r.label_box is not None]
     return [r for r in regions if r.id >= 0 or not any(iou(r.bbox, b) >= LABEL_IOU for b in read_at)]
-
 
 
 def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, tol: float,
@@ -162,7 +160,6 @@ def _on_sides(box: Sequence[float], others: Sequence[Sequence[float]], tol: floa
                for k, a in ((0, 0), (1, 1), (2, 0), (3, 1)))
 
 
-
 def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
     """``box`` without its label background ``label`` (x1, y1, x2, y2 px; outline ``thick`` px wide; ``mask``: the
     overlay colour's pixels). A background drawn above a box and wider than it covers both sides where they meet
@@ -249,7 +246,6 @@ def image_place(out: list[Region], rects: Sequence[tuple[Sequence[float], float]
         return None
     place, agree = usual_place(labelled, size)
     return place if _nearly_all(agree) else None
-
 
 
 def _labelled(out: list[Region], rects: Sequence[tuple[Sequence[float], float]]) -> list[tuple]:

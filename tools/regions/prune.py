@@ -221,7 +221,6 @@ def _clean_corners(box: list[float], thick: float, mask: np.ndarray) -> int:
     return n
 
 
-
 def _tilings(box: list[float], t: float, rects: list[tuple[list[float], float]]):
     """Ways two of ``rects`` tile ``box`` (outline ``t`` px), one above the other or side by side, each a line
     thickness plus DUP_TOL px from its sides: yields (where they meet: x when side by side, else y; whether side by
