@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from tools.regions.geom import pixel_iou
 from tools.regions.light import LIGHT_PAD, background, letters_at, light_ink, light_reads
 from tools.regions.mark_places import anchor_point, place_cost, supported_place, usual_place
 from tools.regions.strokes import light as is_light, neutral
@@ -236,7 +237,7 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
     inks: list[np.ndarray] = []   # the line colour each piece was found in
     for i in todo:
         for p in ink_pieces(rgb, rects[i], rects, height, light):
-            if any(_overlap(p, t) for t in taken):
+            if any(pixel_iou(p, t) > 0 for t in taken):   # shares a pixel with a taken label
                 continue
             held = [k for k, q in enumerate(pieces) if _contains(q, p) or _contains(p, q)]
             if not held:
@@ -265,11 +266,6 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
         reads = READER.read(rgb, boxes)
     return {todo[k]: Mark(rid, text, float(conf), pieces[chosen[k]], names[k, chosen[k]])
             for k, (rid, text, conf) in zip(order, reads)}
-
-
-def _overlap(a: tuple[int, int, int, int], b: Sequence[float]) -> bool:
-    """Two inclusive boxes share a pixel."""
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[np.ndarray], height: float,
