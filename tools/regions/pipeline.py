@@ -6,7 +6,7 @@ Pipeline of :func:`read_regions`:
    at the lower levels as well, for a thin outline JPEG desaturated beside thick ones); one mask per colour holds
    the saturated, bright pixels (S, V >= 120 of 255) within HUE_TOL of that hue. Sunlit vegetation is saturated
    too but spread over yellow-green hues and rarely near S = 255, so it stays out. Grey, white or black outlines
-   are not supported (:mod:`tools.regions.colours`).
+   have no hue for this pass (:mod:`tools.regions.colours`); thin white and light grey ones are found in step 6.
 2. Rectangles per colour: :mod:`tools.regions.lines` (straight line pieces, bands drawn across pairs of vertical
    lines, off the filled label backgrounds of :mod:`tools.regions.fill`; labels glued to an outline told apart from
    the outline; an outline drawn around its own filled label, :mod:`tools.regions.frames`) and
@@ -59,8 +59,10 @@ Pipeline of :func:`read_regions`:
    An unlabeled box that, with another found box or with its glued label, makes up a labelled one around
    both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions.places.union_boxes`).
 6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
-   measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from are found by
-   their line profile, at their outer edges, and labelled where renderers put labels (:mod:`tools.regions.union`).
+   measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from, or drawn in
+   white, light grey or a pale colour, are found by their line profile, at their outer edges, and labelled where
+   renderers put labels (:mod:`tools.regions.union`, :mod:`tools.regions.marks`); then a label glued on a box's top
+   or bottom line is cut off it (:func:`tools.regions.edges.off_glued_labels`).
 7. Translucent masks: a numbered marker that no box took as its label, with a tinted area closing around it, is a
    region whose box is the mask's extent (:mod:`tools.regions.masks`).
 """
