@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
-UNIT_WORDS = {"m": "m", "metres": "m", "metre": "m", "kilometres": "km", "feet": "ft", "foot": "ft", "yards": "yd",
-              "miles": "mi", "centimetres": "cm", "millimetres": "mm", "inches": "in", "inch": "in"}
-UNIT_RX = r"metres?|kilometres|feet|foot|yards|miles|centimetres|millimetres|inch(?:es)?"
+UNIT_WORDS = {"m": "m", "metres": "m", "metre": "m", "kilometres": "km", "kilometre": "km", "feet": "ft", "foot": "ft",
+              "yards": "yd", "miles": "mi", "centimetres": "cm", "centimetre": "cm", "millimetres": "mm",
+              "millimetre": "mm", "inches": "in", "inch": "in"}
+UNIT_RX = r"metres?|kilometres?|feet|foot|yards|miles|centimetres?|millimetres?|inch(?:es)?"
 
 # --- concepts: how people ask for each quantity (patterns over normalised text) --------------------------------
 C = {
@@ -50,7 +51,7 @@ C = {
            r"(" + UNIT_RX + r"|cm|mm|m)[\s-]*(/|per)[\s-]*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (image |photo )?(pixel|px)\b|"
            r"pixel size|"
            r"\bresolution\b|pixel (spacing|footprint|pitch)",
-    "count": r"how many|\bcount\b|number of|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
+    "count": r"how many|\bcount\b|number of|\btotal (number )?of\b|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
              r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
              r"\b(rank|sort|order)\b.*\b(distance|far)",
@@ -90,22 +91,24 @@ C = {
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
                       r"\b(match|pair|link|associate)( up)? (the |all )?([a-z]+ )?(regions|boxes|labels|marks|ids)\b|"
                       r"\bsame (object|thing|item) as (each|every) (box|region|label|mark)\b|"
-                      r"\b(each|every|all) (box|boxes|region|regions|label|labels|mark|marks)\b.*"
+                      r"\b(each|every|all) (the )?([a-z]+ )?(box|boxes|region|regions|label|labels|mark|marks)\b.*"
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) (model|make|maker|manufacturer|brand)\b|"
                    r"\bmake and model\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|"
                    r"which camera|\bexif\b|\bmetadata\b|"
-                   r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) (sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
+                   r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) ([a-z]+ )?(sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
                    r"(was used|took|shot|captured|recorded|is it|was it)\b|\bwhen was (this|the) (photo|image|picture|"
                    r"shot|frame)\b|\btimestamp\b|\bdate and time\b|\bwhere was (this|the) (photo|image|picture|shot|"
-                   r"frame) (taken|shot|captured)\b",
+                   r"frame) (taken|shot|captured)\b|\blatitude\b|\blongitude\b|\blat ?/ ?lon|"
+                   r"\b(gps|geographic|world|map) (coordinates|position|location)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^(same|different|both)\b[^?]*\?\s*$|"
                     r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"
-                       r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b",
+                       r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b|\btransformation\b|"
+                       r"\b(degrees|angle) and (" + UNIT_RX + r")\b|\b(" + UNIT_RX + r") and (degrees|angle)\b",
     "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
                     r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
     "how_much": r"how much|how many|by what|what angle|\bangle\b|signed|how far",

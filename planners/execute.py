@@ -13,7 +13,7 @@ import math
 from typing import Awaitable, Callable
 
 from planners.object_classes import detector_labels
-from planners.plans import Evidence, count_confidence, found, undecided
+from planners.plans import Evidence, count_confidence, found, read_regions, undecided
 from planners.program import Ask, Program
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -111,8 +111,23 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
     counts = r.get("counts") or {}
     n = sum(int(counts.get(k, 0)) for k in wanted)
     conf, measured = count_confidence(r.get("count_accuracy") or {}, wanted)
+    where = ""
+    if p.regions():
+        regions, _, _ = await read_regions(ctx, 0, p.regions())
+        if missing := [i for i in p.regions() if i not in regions]:
+            return undecided(f"counting '{label}' inside region(s) {missing}: the region could not be read in the image")
+        boxes = [regions[i]["bbox"] for i in p.regions()]
+        n = sum(d["label"] in wanted and any(_centre_inside(d["bbox"], b) for b in boxes)
+                for d in r.get("detections") or [])
+        where = f" with their centre inside region(s) {', '.join(map(str, p.regions()))}"
     return found({"n": n, "label": label}, conf, f"{' + '.join(wanted)} found by the {r.get('model') or ''} detector "
-                 f"(it knows {', '.join(known)}){measured}; small or occluded objects may be missed")
+                 f"(it knows {', '.join(known)}){where}{measured}; small or occluded objects may be missed")
+
+
+def _centre_inside(box: list[float], region: list[float]) -> bool:
+    """Whether the centre of ``box`` lies inside ``region`` (both x0, y0, x1, y1 pixels)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx <= region[2] and region[1] <= cy <= region[3]
 
 
 async def quality(ctx: ToolContext, p: Program) -> Evidence:

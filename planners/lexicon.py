@@ -44,7 +44,8 @@ ABBREVIATIONS: dict[str, str] = {
     "rgn": "region", "no.": "number", "num": "number", "qty": "number", "horiz": "horizontal", "vert": "vertical",
     "uavs": "drones", "uas": "drone", "rpas": "drone", "ir": "infrared", "qc": "quality check", "nr": "near",
     "ctr": "centre", "cntr": "centre", "center": "centre", "centered": "centred", "meters": "metres",
-    "meter": "metre", "color": "colour", "gray": "grey", "wat": "what", "whats": "what is", "wht": "what", "hw": "how",
+    "meter": "metre", "centimeters": "centimetres", "centimeter": "centimetre", "millimeters": "millimetres",
+    "millimeter": "millimetre", "kilometers": "kilometres", "kilometer": "kilometre", "color": "colour", "gray": "grey", "wat": "what", "whats": "what is", "wht": "what", "hw": "how",
     "dont": "do not", "doesnt": "does not", "isnt": "is not", "thru": "through", "tho": "though", "cnt": "count",
 }
 

@@ -131,7 +131,7 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.MOTION, form="label", why="how the drone moved over the frames")
     if n == 2 and has("correspondence", t):
         return make(Ask.CORRESPONDENCE, why="regions of the two images that show the same objects")
-    if has("perspective", t) or has("object_size", t):
+    if has("perspective", t) and not regions or has("object_size", t):
         return make(Ask.SEMANTIC, why="about named objects, seen from a place or measured: needs recognition")
     if has("occlusion", t) and n == 2:
         return make(Ask.VISIBILITY, why="what one view hides")
@@ -155,6 +155,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             either = re.search(r"\b(left|right|above|below|ahead|behind) or\b|\b(which|what) side\b", t)
             return make(Ask.SIDE, form="yes_no" if yes_no and not either else "label",
                         why="where one region lies from another, in the image")
+        if has("count", t) and not NON_COUNT.search(t) and not yes_no:
+            return make(Ask.COUNT, why="number of objects inside a region")
         if not (has("quality", t) or has("tilt", t)):
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
@@ -226,8 +228,10 @@ POSITIVE_QUALITY = (r"\bsharp\b|\bsharpness\b|\bin focus\b|\bclear\b|\bpass\b|\b
                     r"\b(properly|well|correctly) exposed\b")
 
 
-def _anchor(t: str, words: str = r"from|relative to|with respect to|seen from") -> int | None:
-    """The region a direction or distance is measured from ("from region 2", "seen from box 1"), or None."""
+def _anchor(t: str, words: str = r"from|relative to|with respect to|seen from|(?:stand|stood|standing|am|are|were) at")\
+        -> int | None:
+    """The region a direction or distance is measured from ("from region 2", "seen from box 1", "if I stand at
+    box 2"), or None."""
     m = re.search(r"(?:" + words + r")\s+(?:the\s+)?(?:" + REGION_NOUNS
                   + r")\s*(?:number\s+|numbered\s+|#)?(\d{1,2})\b", t)
     return int(m.group(1)) if m else None

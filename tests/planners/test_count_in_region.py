@@ -1,0 +1,42 @@
+"""Counting objects inside a drawn region: the detector's boxes whose centre lies inside the region read on the photo,
+not every box of the frame. The fake tools place people at known pixels, two of them inside region 3."""
+
+from __future__ import annotations
+
+from mcp.server.fastmcp import FastMCP
+from planner_fakes import ask
+
+REGIONS = {3: [400, 200, 560, 320], 5: [40, 40, 200, 160]}
+PEOPLE = [[420, 220, 440, 260], [500, 250, 520, 300], [100, 60, 120, 100], [300, 400, 320, 440],
+          [550, 310, 570, 350]]  # inside 3, inside 3, inside 5, outside both, straddling 3's corner (centre outside)
+
+
+def _server() -> FastMCP:
+    srv = FastMCP("test-count-region")
+
+    @srv.tool()
+    def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
+        ids = expected_ids or sorted(REGIONS)
+        return {"regions": [{"id": i, "bbox": REGIONS[i], "confidence": 0.9} for i in ids if i in REGIONS],
+                "image_size": [640, 480]}
+
+    @srv.tool()
+    def detect(image: str, labels: list[str] | None = None, conf: float | None = None, tile: str = "auto",
+               annotate: bool = False) -> dict:
+        rows = [{"label": "person", "score": 0.8, "bbox": b} for b in PEOPLE]
+        return {"detections": rows, "counts": {"person": len(rows)}, "known_labels": ["person"],
+                "count_reliable": True, "reason": None, "model": "fake", "count_accuracy": {}}
+
+    return srv
+
+
+def test_a_count_inside_a_region_counts_the_boxes_centred_in_it(agent, images) -> None:
+    a = ask(agent, _server(), images[:1], "How many people are standing in region 3?")
+    assert not a.abstained and a.text.startswith("2"), a.text
+    b = ask(agent, _server(), images[:1], "how many persons inside box 5")
+    assert not b.abstained and b.text.startswith("1"), b.text
+
+
+def test_a_count_in_a_region_that_cannot_be_read_abstains_naming_it(agent, images) -> None:
+    a = ask(agent, _server(), images[:1], "How many people are in region 8?")
+    assert a.abstained and "8" in a.reason
