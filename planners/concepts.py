@@ -33,12 +33,12 @@ C = {
     "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
                 r"\b(in|into) (" + UNIT_RX + r")\b|\blength\b|\bleg\b|how much ground|"
                 r"how many (" + UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
-                r"\bdisplacement\b|\btranslation\b",
+                r"\bdisplacement\b|\btranslat(e|ed|ion)\b|\b(in|into) m\b",
     "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
                 r"how far (off|over) the (ground|deck|surface|terrain)|"
                 r"how far up|\bagl\b|above ground level|"
                 r"\bup\b.*\b(" + UNIT_RX + r")|(" + UNIT_RX + r")\s+up\b|height over|\bflying height\b",
-    "footprint": r"footprint|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
+    "footprint": r"footprint|\bsquare (" + UNIT_RX + r")\b|\bhectares?\b|\bacres?\b|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
                  r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|how many (" + UNIT_RX + r") (wide|across|long|deep)\b|"
@@ -84,8 +84,8 @@ C = {
                    r"\b(standing|stand) at the\b|\bfrom you\b|\bto you\b|\byour (position|view|viewpoint)\b",
     "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
                    r"picture|frame|ground|patch|area|scene|lens|sensor|pixel|strip|swath|stretch|footprint|view)|"
-                   r"\bhow (wide|tall|long|big) is (the|a|an|one|each) (?!drone|aircraft|camera|uav|image|photo|picture|"
-                   r"frame|ground|patch|area|scene|pixel|strip|swath|stretch|footprint|view)",
+                   r"\bhow (wide|tall|long|big) is (the|a|an|one|each) (?!(single |whole |entire )?(?:drone|aircraft|camera|uav|image|photo|picture|"
+                   r"frame|ground|patch|area|scene|pixel|strip|swath|stretch|footprint|view))",
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
@@ -115,7 +115,7 @@ C = {
 }
 _RX = {k: re.compile(v) for k, v in C.items()}
 PERSON = r"people|persons?|pedestrians?|humans?|men|women|walkers?|heads?"
-NON_COUNT = re.compile(r"how many (" + UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
+NON_COUNT = re.compile(r"how many (square )?(" + UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
 
 
 def has(concept: str, text: str) -> bool:

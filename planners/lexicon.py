@@ -93,6 +93,7 @@ def normalise(question: str) -> str:
     text = re.sub(r"(\d)\s*(m)\b(?![/²])", r"\1 metres", text)  # "40m" -> "40 metres" (not m/px)
     text = re.sub(r"\bw/\s*", "with ", text)
     text = _NOUN_NUMBER.sub(r"\1 \2", text)  # "img2" -> "img 2" (but "r5" stays a region name)
+    text = re.sub(r"\br-(\d{1,2})\b", r"r\1", text)  # "R-4" is region 4 too, not "are -4"
     text = _rejoined(text)
     return _TOKEN.sub(lambda m: _word(m.group(0)), text)
 
