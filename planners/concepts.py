@@ -63,7 +63,7 @@ C = {
     # a drawn rectangle or square (not a square metre) marks the spot too
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled|framed)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|"
                 r"\b(rectangle|square)\b(?! ?(met|kilomet|km|feet|foot|ft|mile|yard|pixel|px))|same spot|same place|"
-                r"same location|same feature|\bfeature\b|\bpatch\b|same ground",
+                r"same location|same feature|\bfeature\b|\bpatch\b|same ground|\bshows? (what|the same)\b",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"

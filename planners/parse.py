@@ -60,7 +60,10 @@ def parse_question(question: str, n_images: int) -> Program:
                                        and not FORMAT_INSTRUCTION.match(c) and INTERROGATIVE.search(c)])
     programs = [_parse_clause(question, c, n_images, stated) for c in clauses] if len(clauses) >= 2 else []
     asked = [p for p in programs if not p.unsure and p.ask not in (Ask.SEMANTIC, Ask.CHOICE)]
-    if len(asked) >= 2 and len({(p.ask, p.form, tuple(p.regions())) for p in asked}) == len(asked):
+    # two counts are two questions only when each names its class ("how many cars and how many people"); a count of
+    # nothing named repeats the other ("are there any people? if so, how many?")
+    key = {id(p): (p.ask, p.form, tuple(p.regions()), tuple(o for o in p.objects() if o != "object")) for p in asked}
+    if len(asked) >= 2 and all(k[3] or k[0] != Ask.COUNT for k in key.values()) and len(set(key.values())) == len(asked):
         first, second = asked[0], asked[1]
         if {first.ask, second.ask} == {Ask.HEADING_CHANGE, Ask.DISTANCE} and n_images == 2:  # one camera pose
             return first.model_copy(update={"ask": Ask.POSE, "understood": ["asked: pose (heading change and "

@@ -40,3 +40,16 @@ def test_a_count_inside_a_region_counts_the_boxes_centred_in_it(agent, images) -
 def test_a_count_in_a_region_that_cannot_be_read_abstains_naming_it(agent, images) -> None:
     a = ask(agent, _server(), images[:1], "How many people are in region 8?")
     assert a.abstained and "8" in a.reason
+
+
+def test_two_counts_of_named_classes_in_one_question_get_two_answers(agent, images) -> None:
+    srv = FastMCP("test-two-counts")
+
+    @srv.tool()
+    def detect(image: str, labels: list[str] | None = None, conf: float | None = None, tile: str = "auto",
+               annotate: bool = False) -> dict:
+        return {"detections": [], "counts": {"car": 3, "person": 2}, "known_labels": ["car", "person"],
+                "count_reliable": True, "reason": None, "model": "fake", "count_accuracy": {}}
+
+    a = ask(agent, srv, images[:1], "How many cars are there and how many people?")
+    assert not a.abstained and "3" in a.text and "2" in a.text and "car" in a.text and "person" in a.text, a.text
