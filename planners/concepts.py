@@ -19,7 +19,7 @@ C = {
                r"eight-point|\bn, ne\b|\bnw\b|\bne\b",
     "direction": r"which way|what way|what direction|which direction|\bdirection\b|\bbearing\b|\bheading\b|"
                  r"\bfac(e|es|ing)\b|\bpoint(ing|ed|s)?\b|\boriented\b|\borientation\b|\bnose\b|\bwhere\b",
-    "angle": r"how many degrees|\bdegrees\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
+    "angle": r"how many degrees|\bdegrees\b|\bangular\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
     "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s? (is |are )?"
@@ -38,7 +38,7 @@ C = {
                 r"how far (off|over) the (ground|deck|surface|terrain)|"
                 r"how far up|\bagl\b|above ground level|"
                 r"\bup\b.*\b(" + UNIT_RX + r")|(" + UNIT_RX + r")\s+up\b|height over|\bflying height\b",
-    "footprint": r"footprint|\bsquare (" + UNIT_RX + r")\b|\bhectares?\b|\bacres?\b|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
+    "footprint": r"footprint|\bhow far across\b|\b(left )?edge to (the )?(right )?edge\b|\bsquare (" + UNIT_RX + r")\b|\bhectares?\b|\bacres?\b|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
                  r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
                  r"\bspan\b|\bspans\b|metres across|how many (" + UNIT_RX + r") (wide|across|long|deep)\b|"
@@ -95,7 +95,7 @@ C = {
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",
     "camera_info": r"focal length|\b(camera|drone|aircraft|uav|sensor) (model|make|maker|manufacturer|brand)\b|"
-                   r"\bmake and model\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|"
+                   r"\bmake and model\b|\b(which|what) (company|manufacturer|maker|brand|vendor)\b|\b(what|which) (time|date|day)\b.*\b(taken|captured|shot|recorded)\b|"
                    r"which camera|\bexif\b|\bmetadata\b|"
                    r"\bgps\b|\b(which|what) lens\b|\blens (model|type|make)\b|\b(which|what) ([a-z]+ )?(sensor|camera|drone|aircraft|uav|platform|make)\b (model )?"
                    r"(was used|took|shot|captured|recorded|is it|was it)\b|\bwhen was (this|the) (photo|image|picture|"
