@@ -150,12 +150,13 @@ def test_sky_and_tags_come_before_the_learned_tilt() -> None:
 def test_shipped_estimate_on_the_held_out_shared_frames(shared_data: Path) -> None:
     """The shipped head through the photo_geometry tool's wiring on the 12 shared HIT-UAV frames, whose flights
     were left out of fitting: every view it gives is the one in the file name (tilt 80-90: nadir), and it gives
-    some (the 30 deg frames are far from the boundary)."""
+    some (the 30 deg frames are far from the boundary), a straight-down one among them from its people's round
+    shapes (:mod:`tools.geometry.people_shape`), where the head cannot tell 70 from 90 deg."""
     from mcp_server.handlers_photo import learned_thermal_tilt
     from tools.common import load_image
     from tools.geometry.camera import read_metadata
 
-    given = 0
+    given, nadir = 0, 0
     for path in sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg")):
         tilt = float(path.stem.split("_")[2])
         rgb = load_image(path)
@@ -163,8 +164,10 @@ def test_shipped_estimate_on_the_held_out_shared_frames(shared_data: Path) -> No
         if geo.view is not None:
             given += 1
             assert geo.view == ("nadir" if tilt >= 80 else "oblique"), path.name
-            assert geo.view_confidence >= MIN_VIEW_ACCURACY and "learned thermal tilt" in geo.view_source
-    assert given >= 1
+            assert geo.view_confidence >= MIN_VIEW_ACCURACY
+            assert "learned thermal tilt" in geo.view_source or "people detected" in geo.view_source
+            nadir += geo.view == "nadir"
+    assert given >= 1 and nadir >= 1
 
 
 def test_a_frame_too_wide_for_the_bands_gets_no_estimate_and_keeps_its_other_facts(tmp_path: Path) -> None:

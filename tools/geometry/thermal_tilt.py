@@ -30,6 +30,7 @@ import numpy as np
 
 from agent.config import Config
 from tools.common import ToolError, file_key, file_sha256
+from tools.geometry.people_shape import MEASURED_PRECISION, MIN_PEOPLE, people_shape
 from tools.geometry.photo_geometry import NADIR_TOLERANCE_DEG
 from tools.geometry.thermal_tilt_features import detector_layers, tilt_features
 
@@ -164,7 +165,23 @@ def estimate_thermal_tilt(rgb: np.ndarray, config: Config | None = None) -> Tilt
         raise ToolError(f"the thermal tilt head ({cfg.resolved_thermal_tilt_head()}) was fitted on other backbone "
                         f"weights than Config.thermal_yolo_weights ({weights}): refit it with "
                         "training/thermal_tilt_train.py")
-    return decide(head, tilt_features(rgb, detector_layers(weights)))
+    est = decide(head, tilt_features(rgb, detector_layers(weights)))
+    return est if est.confident else _from_people(rgb, cfg, est)
+
+
+def _from_people(rgb: np.ndarray, cfg: Config, unsure: TiltEstimate) -> TiltEstimate:
+    """Nadir from the people's shape (:mod:`tools.geometry.people_shape`) where the head is unsure, else ``unsure``
+    with the shape's reason added."""
+    from tools.perception.detect import detect_report
+
+    shape = people_shape([d.bbox for d in detect_report(rgb, labels=["person"], config=cfg).detections])
+    if shape.nadir:
+        return TiltEstimate(90.0, "nadir", MEASURED_PRECISION, True, shape.source())
+    why = (f"{shape.people} people detected, median log(height/width) {shape.median_log_aspect:.2f}: not round "
+           "enough to say straight down" if shape.people >= MIN_PEOPLE else
+           f"{shape.people} people detected, too few for their shape to tell the view")
+    return TiltEstimate(unsure.tilt_deg, unsure.view, unsure.accuracy, False, unsure.source,
+                        f"{unsure.reason}; {why}")
 
 
 @lru_cache(maxsize=4)
