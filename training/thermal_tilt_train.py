@@ -28,7 +28,7 @@ import numpy as np
 
 from agent.config import Config
 from benchmarks.measure.bench_thermal_tilt import figures, tilt_figures, view_right
-from tools.common import file_sha256
+from tools.geometry.thermal_tilt_features import backbone_digest, detector_layers
 from tools.geometry.thermal_tilt import BOUNDARY_TILT_DEG, TILT_RANGE_DEG, TiltHead
 from training.thermal_data import parse_frame_name
 from training.thermal_tilt_data import DEFAULT_CACHE, FITTED_SPLITS, features, frame_tilt_deg, split_names
@@ -152,7 +152,7 @@ def main() -> None:
     names = [n for split in FITTED_SPLITS for n in split_names(args.hituav, split)]
     x = features(args.hituav, names, weights, args.cache)
     y = np.array([frame_tilt_deg(n) for n in names])
-    head, cv = fit_head(x, y, names, file_sha256(weights))
+    head, cv = fit_head(x, y, names, backbone_digest(detector_layers(str(weights))))
     val = set(split_names(args.hituav, "val"))
     cv["official_val_mae_deg"] = official_val_mae(x, y, np.array([n in val for n in names]))
     print("grouped cross-validation", cv)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from agent.config import Config, MissingWeightsError
-from tools.common import ToolError, file_sha256
+from tools.common import ToolError
 from tools.geometry.camera import CameraMetadata
 from tools.geometry.photo_geometry import photo_geometry
 from tools.geometry.thermal_tilt import (BOUNDARY_TILT_DEG, MIN_VIEW_ACCURACY, TiltEstimate, TiltHead, decide,
                                          estimate_thermal_tilt, load_head)
-from tools.geometry.thermal_tilt_features import backbone_input, band_means
+from tools.geometry.thermal_tilt_features import LAYERS, backbone_digest, backbone_input, band_means, detector_layers
 from training.thermal_tilt_train import save_head
 
 DIM = 3
@@ -104,7 +104,7 @@ def test_random_head_runs_on_the_real_backbone_and_checks_its_weights(tmp_path: 
     dim = 4 * (128 + 256 + 512)  # ROW_BANDS x the YOLOv8s channels at strides 8, 16, 32
     rng = np.random.default_rng(0)
     head = TiltHead(rng.normal(size=dim), np.ones(dim), rng.normal(size=dim) * 1e-3, 60.0, EDGES, ACCURACY,
-                    file_sha256(weights), 5.0, 0.95)
+                    backbone_digest(detector_layers(weights)), 5.0, 0.95)
     save_head(head, tmp_path / "head.npz")
     frame = rng.integers(0, 255, (512, 640), dtype=np.uint8)
     est = estimate_thermal_tilt(frame, Config.from_env(thermal_tilt_head=str(tmp_path / "head.npz")))
@@ -115,6 +115,22 @@ def test_random_head_runs_on_the_real_backbone_and_checks_its_weights(tmp_path: 
     save_head(replace(head, backbone_sha256="0" * 64), tmp_path / "other.npz")
     with pytest.raises(ToolError, match="other backbone"):
         estimate_thermal_tilt(frame, Config.from_env(thermal_tilt_head=str(tmp_path / "other.npz")))
+
+
+def test_the_digest_covers_the_layers_the_features_run_and_no_others() -> None:
+    """A detector retrained with its backbone frozen (a new head or neck) keeps the tilt head; a changed backbone
+    weight does not."""
+    import copy
+
+    import torch
+
+    layers = copy.deepcopy(detector_layers(Config.from_env().resolved_thermal_yolo_weights()))
+    before = backbone_digest(layers)
+    with torch.no_grad():
+        next(p for layer in layers[max(LAYERS) + 1:] for p in layer.parameters()).add_(1.0)  # the neck
+        assert backbone_digest(layers) == before
+        next(layers[LAYERS[0]].parameters()).add_(1.0)
+    assert backbone_digest(layers) != before
 
 
 class _Texture:

@@ -15,7 +15,8 @@ measured share reaches :data:`MIN_VIEW_ACCURACY`; its confidence is the share.
 Head file (``Config.thermal_tilt_head``, default ``tools/weights/thermal_tilt_head.npz``): ``mean``, ``scale``
 (feature standardisation), ``coef``, ``intercept`` (tilt = intercept + coef · standardised features),
 ``margin_edges`` (K+1 signed margins, deg, increasing; the outer ones may be ±inf), ``margin_accuracy`` (K shares,
-NaN where too few frames were measured), ``backbone_sha256`` (the backbone weights the head was fitted on),
+NaN where too few frames were measured), ``backbone_sha256`` (:func:`~tools.geometry.thermal_tilt_features.backbone_digest`
+of the backbone the head was fitted on),
 ``test_mae_deg`` and ``test_confident_accuracy`` (on HIT-UAV's test split: the tilt error, and the share of
 confident estimates whose view was right; quoted in the answer's source).
 """
@@ -29,10 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from agent.config import Config
-from tools.common import ToolError, file_key, file_sha256
+from tools.common import ToolError, file_key
 from tools.geometry.people_shape import MEASURED_PRECISION, MIN_PEOPLE, people_shape
 from tools.geometry.photo_geometry import NADIR_TOLERANCE_DEG
-from tools.geometry.thermal_tilt_features import detector_layers, tilt_features
+from tools.geometry.thermal_tilt_features import backbone_digest, detector_layers, tilt_features
 
 MIN_VIEW_ACCURACY = 0.9  # an estimate is used only where its measured view accuracy reaches this share
 BOUNDARY_TILT_DEG = 90.0 - NADIR_TOLERANCE_DEG  # tilt at and above which the view is nadir
@@ -161,11 +162,12 @@ def estimate_thermal_tilt(rgb: np.ndarray, config: Config | None = None) -> Tilt
     cfg = config or Config.from_env()
     head = load_head(cfg.resolved_thermal_tilt_head())
     weights = cfg.resolved_thermal_yolo_weights()
+    layers = detector_layers(weights)
     if _digest(file_key(weights)) != head.backbone_sha256:
         raise ToolError(f"the thermal tilt head ({cfg.resolved_thermal_tilt_head()}) was fitted on other backbone "
                         f"weights than Config.thermal_yolo_weights ({weights}): refit it with "
                         "training/thermal_tilt_train.py")
-    est = decide(head, tilt_features(rgb, detector_layers(weights)))
+    est = decide(head, tilt_features(rgb, layers))
     return est if est.confident else _from_people(rgb, cfg, est)
 
 
@@ -186,7 +188,8 @@ def _from_people(rgb: np.ndarray, cfg: Config, unsure: TiltEstimate) -> TiltEsti
 
 @lru_cache(maxsize=4)
 def _digest(key: tuple[str, int, int] | None) -> str:
-    """SHA-256 of one version of a file (its :func:`tools.common.file_key`), hashed once per process."""
+    """:func:`backbone_digest` of one version of the weights file (its :func:`tools.common.file_key`), computed once
+    per process."""
     if key is None:
         raise ToolError("the thermal detector weights cannot be read")
-    return file_sha256(key[0])
+    return backbone_digest(detector_layers(key[0]))

@@ -82,3 +82,18 @@ def detector_layers(weights: str) -> list:
     from tools.perception.detect import _load_model
 
     return list(_load_model(weights).model.model)
+
+
+def backbone_digest(layers: list) -> str:
+    """SHA-256 of the weights of the layers :func:`tilt_features` runs (up to the last of :data:`LAYERS`), at half
+    precision, as shipped: a detector retrained with those layers frozen keeps the digest, and the tilt head fitted
+    on its features stays valid; any change to them changes it."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for i, layer in enumerate(layers[: max(LAYERS) + 1]):
+        for name, tensor in sorted(layer.state_dict().items()):
+            t = tensor.detach().cpu()
+            h.update(f"{i}.{name}:{tuple(t.shape)}".encode())
+            h.update((t.half() if t.is_floating_point() else t).contiguous().numpy().tobytes())
+    return h.hexdigest()
