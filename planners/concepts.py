@@ -46,10 +46,11 @@ C = {
                  r"\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
-                 r"\bcover(s|ed)? (on the ground|of ground)|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
+                 r"\bcover(s|ed)? (on the ground|of ground)|\bcover(s|ed)?\b.*\b(on|of) (the )?ground\b|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
            r"(" + UNIT_RX + r"|cm|mm|m)[\s-]*(/|per)[\s-]*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (image |photo )?(pixel|px)\b|"
-           r"pixel size|"
+           r"pixel size|\bpixels?\b.*\bhow (many|much) (cm|mm|" + UNIT_RX + r")\b|\bhow (many|much) (cm|mm|" + UNIT_RX
+           + r")\b.*\bpixels?\b|"
            r"\bresolution\b|pixel (spacing|footprint|pitch)",
     "count": r"how many|\bcount\b|number of|\btotal (number )?of\b|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
@@ -104,7 +105,7 @@ C = {
                    r"\b(gps|geographic|world|map) (coordinates|position|location)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^(same|different|both)\b[^?]*\?\s*$|"
-                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$",
+                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$|\bor not\b",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"
                        r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b|\btransformation\b|"

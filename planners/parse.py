@@ -190,7 +190,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             r"\b(camera|aircraft|drone|nose|top|upper edge|up|heading|yaw|facing|looking|frame|photo|image)\b", t):
         return make(Ask.COMPASS, [Referent(kind="camera", image=1)], why="compass heading of the photo")
     if n == 2 and has("direction_wh", t) and (has("motion", t) or re.search(
-            r"\b(taken|shot|captured|snapped|locations?|positions?|spots?|capture points?)\b", t)):
+            r"\b(taken|shot|captured|snapped|locations?|positions?|spots?|capture points?)\b|"
+            r"\bfrom (the )?(first|1st|earlier|previous|other)\b", t)):
         return make(Ask.COMPASS, _pair_refs(), why="compass direction of image 2's position from image 1's")
     if n == 2 and has("distance", t):
         return make(Ask.DISTANCE, _pair_refs("capture_point"), why="distance between the capture points")
@@ -214,6 +215,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
                     why="nadir or oblique")
     if has("semantic", t) or yes_no:
         return make(Ask.SEMANTIC, why="needs recognition of what things are")
+    if n == 1 and named_class(t) and (re.search(r"\b(number|amount|quantity|how much|total)\b", t)
+                                      or re.fullmatch(r"\s*(the |any )?[a-z -]{2,30}\?\s*", t)):
+        return make(Ask.COUNT, why="number of objects (a class named, a number asked)")
     p = make(Ask.SEMANTIC)
     p.understood, p.unsure = [], ["the question could not be placed: no asked quantity recognised (not a distance, angle, direction, clock, height, "
                                   "footprint, GSD, count, overlap, motion, quality or tilt question)"]
