@@ -19,20 +19,15 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
 
-from PIL import Image, UnidentifiedImageError
-
 from agent.config import Config
+from agent.inputs import AgentInputError, check_images, check_question
 from mcp_server.client import connect
 from planners.compose import build
-from planners.graph import GraphContext, build_graph
+from planners.graph import GraphContext, build_graph, run_in_order
 from planners.llm import make_chat_model
 from planners.llm_client import release_connections
 from planners.router import ImageCountError
 from planners.toolbox import ToolContext
-
-
-class AgentInputError(ValueError):
-    """Bad input to :meth:`Agent.ask` (no images, unreadable image, wrong image count, empty question)."""
 
 
 @dataclass
@@ -61,44 +56,20 @@ class Answer:
         return d
 
 
-def check_question(question: Any) -> str:
-    if not isinstance(question, str) or not question.strip():
-        raise AgentInputError("the question is empty: ask something about the image(s)")
-    return question.strip()
-
-
-def check_images(images: Sequence[str | Path]) -> list[str]:
-    """Absolute paths of readable images; :class:`AgentInputError` naming the first bad one."""
-    if isinstance(images, (str, Path)):
-        images = [images]
-    if not images:
-        raise AgentInputError("no images given: pass one or more image files")
-
-    out = []
-    for raw in images:
-        p = Path(raw).expanduser()
-        if not p.is_file():
-            raise AgentInputError(f"image not found: {raw}")
-        try:
-            with Image.open(p) as im:
-                im.verify()
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            raise AgentInputError(f"unreadable image {raw}: {exc}") from None
-        out.append(str(p.resolve()))
-    return out
-
-
 class Agent:
     """Answers spatial questions about drone images with tools reached over MCP.
 
     ``mcp_url``: a remote streamable-HTTP MCP server (images are then sent as base64); ``llm``: a LangChain chat
     model (default: built from ``config.llm_base_url`` / ``config.llm_model`` if set); ``use_embeddings``: let
     the router fall back to MiniLM embeddings (off by default: it loads a model on the question path);
-    ``checkpointer``: a LangGraph checkpointer (default in-memory).
+    ``checkpointer``: a LangGraph checkpointer (default in-memory); ``checkpoints=False`` runs the planner's nodes
+    without LangGraph (:func:`planners.graph.run_in_order`: the same answers, no checkpoints, so no
+    :meth:`inspect`), for a one-shot process that would otherwise import LangGraph only to throw its checkpoints
+    away (the CLI's ``ask``).
     """
 
     def __init__(self, config: Config | None = None, *, mcp_url: str | None = None, llm: Any = None,
-                 use_embeddings: bool = False, checkpointer: Any = None) -> None:
+                 use_embeddings: bool = False, checkpointer: Any = None, checkpoints: bool = True) -> None:
 
         self.config = config or Config.from_env()
         self.mcp_url = mcp_url
@@ -107,7 +78,7 @@ class Agent:
             timeout_s=self.config.llm_timeout_s, max_tokens=self.config.llm_max_tokens,
             max_retries=self.config.llm_max_retries)
         self.use_embeddings = use_embeddings
-        self.graph = build_graph(checkpointer)
+        self.graph = build_graph(checkpointer) if checkpoints else None
 
     def ask(self, images: Sequence[str | Path], question: str, *, task: str | None = None,
             annotate: bool = False) -> Answer:
@@ -173,9 +144,12 @@ class Agent:
         ctx = GraphContext(tools, use_embeddings=self.use_embeddings, minilm_dir=self.config.minilm_dir)
         run_id = uuid.uuid4().hex
         t0 = time.perf_counter()
+        inputs = {"question": question, "n_images": len(paths), "task_hint": task}
         try:
-            state = await self.graph.ainvoke({"question": question, "n_images": len(paths), "task_hint": task},
-                                             {"configurable": {"thread_id": run_id}}, context=ctx)
+            if self.graph is None:
+                state = await run_in_order(inputs, ctx)
+            else:
+                state = await self.graph.ainvoke(inputs, {"configurable": {"thread_id": run_id}}, context=ctx)
         except (ImageCountError, KeyError) as exc:
             raise AgentInputError(str(exc).strip("'\"")) from None
         wall = time.perf_counter() - t0
@@ -183,6 +157,8 @@ class Agent:
 
     def inspect(self, run_id: str) -> list[dict]:
         """The checkpointed states of a past run (oldest first): node by node values for inspection."""
+        if self.graph is None:
+            raise RuntimeError("this agent keeps no checkpoints (Agent(checkpoints=False)): nothing to inspect")
         history = list(self.graph.get_state_history({"configurable": {"thread_id": run_id}}))
         return [dict(h.values) | {"next": list(h.next)} for h in reversed(history)]
 

@@ -81,6 +81,13 @@ def ask(
     problem = image_arg_problem(images)
     if problem:
         _fail(problem)
+    from agent.inputs import AgentInputError, check_images, check_question
+
+    try:  # refused here, before the planner and the tools are imported (the agent checks again)
+        check_question(question)
+        check_images(images)
+    except AgentInputError as exc:
+        _fail(str(exc))
     own_settings = (annotate, timeout, mcp_url, llm_base_url, llm_model, llm_max_tokens, llm_timeout)
     if all(v is None for v in own_settings) and llm_api_key_env == "OPENAI_API_KEY":
         from agent.daemon import ask_daemon
@@ -107,7 +114,8 @@ def ask(
         overrides["llm_model"] = llm_model
     try:
         with stdout_to_stderr() if as_json else contextlib.nullcontext():  # stdout carries the JSON alone
-            agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url)
+            # no checkpoints: this process ends with the answer, nothing could inspect them (saves importing LangGraph)
+            agent = Agent(Config.from_env(**overrides), mcp_url=mcp_url, checkpoints=False)
             answer = agent.ask(images, question, task=task, annotate=annotate is not None)
     except (AgentInputError, LLMError, ValueError) as exc:
         _fail(str(exc))

@@ -2,18 +2,23 @@
 verification fails, at most :data:`MAX_ATTEMPTS` times. The state is small and JSON-safe so that a checkpointer
 (``InMemorySaver`` by default) can store every step for inspection and resumption; the MCP session, images and
 LLM travel in the run's context (``GraphContext``), never in the state.
+
+The nodes and edges are declared once (:data:`NODES`, :data:`NEXT`, :func:`after_verify`) and run two ways:
+:func:`build_graph` compiles them into a LangGraph graph (checkpoints, inspection), and :func:`run_in_order` runs
+the same nodes in the same order with the same state updates in plain asyncio, for a one-shot process (the CLI's
+``ask``) that cannot inspect its run after it exits and would otherwise import LangGraph for it (about 0.8 s of
+CPU on a 2-core machine, more than the rest of the question's planning). LangGraph is imported only by
+:func:`build_graph`.
 """
 
 from __future__ import annotations
 
+import inspect
 import operator
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict
-
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict, get_origin, get_type_hints
 
 from planners.compose import abstention, compose, verify
 from planners.plans import PLANS, undecided
@@ -21,7 +26,11 @@ from planners.program import Program
 from planners.router import Understanding, route
 from planners.toolbox import ToolCallError, ToolContext
 
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
+
 MAX_ATTEMPTS = 3
+START, END = "__start__", "__end__"  # langgraph.graph's START and END (a test checks that they agree)
 
 
 class PlannerState(TypedDict, total=False):
@@ -165,18 +174,56 @@ def after_verify(state: PlannerState) -> str:
     return "plan" if retry else END
 
 
+NODES: dict[str, Callable[..., Awaitable[dict]]] = {
+    "understand": understand, "plan": plan, "act": act, "compose": compose_node, "verify": verify_node}
+NEXT = {START: "understand", "understand": "plan", "plan": "act", "act": "compose", "compose": "verify"}
+BRANCHES = {"verify": (after_verify, ("plan", END))}  # node -> (router, the nodes it may return)
+
+
 def build_graph(checkpointer: Any | None = None):
     """The compiled planner graph (``checkpointer``: any LangGraph checkpointer; default in-memory)."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import StateGraph
+
     g = StateGraph(PlannerState, context_schema=GraphContext)
-    g.add_node("understand", understand)
-    g.add_node("plan", plan)
-    g.add_node("act", act)
-    g.add_node("compose", compose_node)
-    g.add_node("verify", verify_node)
-    g.add_edge(START, "understand")
-    g.add_edge("understand", "plan")
-    g.add_edge("plan", "act")
-    g.add_edge("act", "compose")
-    g.add_edge("compose", "verify")
-    g.add_conditional_edges("verify", after_verify, ["plan", END])
+    for name, node in NODES.items():
+        g.add_node(name, node)
+    for source, target in NEXT.items():
+        g.add_edge(source, target)
+    for source, (router, targets) in BRANCHES.items():
+        g.add_conditional_edges(source, router, list(targets))
     return g.compile(checkpointer=checkpointer if checkpointer is not None else InMemorySaver())
+
+
+@dataclass
+class _Runtime:
+    """What the nodes read of LangGraph's ``Runtime``: the run's context."""
+
+    context: GraphContext
+
+
+def _reducers() -> dict[str, Callable[[Any, Any], Any]]:
+    """The state keys whose updates are combined (``Annotated[list, operator.add]``), with their combining
+    function; every other key's update replaces its value, as in LangGraph."""
+    hints = get_type_hints(PlannerState, include_extras=True)
+    return {key: hint.__metadata__[0] for key, hint in hints.items() if get_origin(hint) is Annotated}
+
+
+REDUCERS = _reducers()
+_TAKES_RUNTIME = {name: "runtime" in inspect.signature(node).parameters for name, node in NODES.items()}
+
+
+async def run_in_order(inputs: PlannerState, context: GraphContext) -> dict:
+    """The planner's final state for ``inputs``, running :data:`NODES` along :data:`NEXT` and :data:`BRANCHES`
+    in this event loop, without LangGraph: what ``build_graph().ainvoke(inputs, context=context)`` returns, with
+    no checkpoints. Node errors propagate unchanged."""
+    state: dict[str, Any] = {key: [] for key in REDUCERS} | dict(inputs)
+    runtime = _Runtime(context)
+    node = NEXT[START]
+    while node != END:
+        fn = NODES[node]
+        update = await (fn(state, runtime) if _TAKES_RUNTIME[node] else fn(state))
+        for key, value in update.items():
+            state[key] = REDUCERS[key](state[key], value) if key in REDUCERS else value
+        node = BRANCHES[node][0](state) if node in BRANCHES else NEXT[node]
+    return state

@@ -3,6 +3,7 @@ caches outside the working directory, errors that say how to fix folders, unquot
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -25,13 +26,34 @@ def run_python(code: str, cwd: Path, env: dict[str, str] | None = None) -> subpr
                           timeout=300)  # fmt: skip
 
 
-def test_help_imports_neither_the_mcp_sdk_nor_the_tools(tmp_path: Path):
-    code = ("import sys\nfrom agent.cli import app\ntry:\n    app(['--help'])\nexcept SystemExit:\n    pass\n"
-            "print('LOADED', sorted(m for m in ('mcp', 'cv2', 'torch', 'rich', 'mcp_server.server') "
-            "if m in sys.modules))")  # fmt: skip
-    proc = run_python(code, tmp_path)
-    assert "ask" in proc.stdout and "mcp" in proc.stdout  # the commands are listed
-    assert proc.stdout.strip().splitlines()[-1] == "LOADED []", proc.stdout[-300:]
+HEAVY = ("mcp", "langgraph", "langchain_core", "cv2", "torch", "ultralytics", "onnxruntime", "rich",
+         "mcp_server.server", "planners.graph")  # what --help and refused input must not import
+
+
+def loaded_after(argv: list[str], tmp_path: Path) -> tuple[str, list[str]]:
+    """The output of ``uav-agent ARGV`` run in a fresh process, and which of :data:`HEAVY` it imported."""
+    code = (f"import sys\nfrom agent.cli import app\ntry:\n    app({argv!r})\nexcept SystemExit:\n    pass\n"
+            f"print('LOADED', sorted(m for m in {HEAVY!r} if m in sys.modules))")  # fmt: skip
+    proc = run_python(code, tmp_path, {"UAV_AGENT_DAEMON": "0"})
+    *output, loaded = proc.stdout.strip().splitlines() or [""]
+    assert loaded.startswith("LOADED "), proc.stdout[-300:] + proc.stderr[-300:]
+    return "\n".join([*output, proc.stderr]), ast.literal_eval(loaded.removeprefix("LOADED "))
+
+
+def test_help_imports_neither_the_mcp_sdk_nor_the_planner_nor_the_tools(tmp_path: Path):
+    output, loaded = loaded_after(["--help"], tmp_path)
+    assert "ask" in output and "mcp" in output  # the commands are listed
+    assert loaded == []
+
+
+@pytest.mark.parametrize("args,message", [
+    (["ask", "no-such.jpg", "Which region is closest?"], "image not found: no-such.jpg"),
+    (["ask", str(ROOT / "README.md"), "Which region is closest?"], "unreadable image"),
+    (["ask", IMG, "   "], "the question is empty"),
+])
+def test_refused_input_is_refused_before_the_planner_and_tools_load(tmp_path: Path, args: list[str], message: str):
+    output, loaded = loaded_after(args, tmp_path)
+    assert message in output and loaded == []
 
 
 def test_stdout_to_stderr_catches_prints_old_stdout_handlers_and_fd_writes(tmp_path: Path):
@@ -53,10 +75,12 @@ print('{"answer": 1}')
 
 def test_ask_json_is_pure_and_leaves_no_cache_in_the_working_directory(tmp_path: Path):
     argv = ["uav-agent", "ask", IMG, FARTHEST, "--json"]
-    code = f"import sys\nfrom agent.cli import main\nsys.argv = {argv!r}\nmain()"
-    proc = run_python(code, tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    code = (f"import sys\nfrom agent.cli import main\nsys.argv = {argv!r}\ntry:\n    main()\nfinally:\n"
+            "    print('LANGGRAPH', 'langgraph' in sys.modules, file=sys.stderr)")  # fmt: skip
+    proc = run_python(code, tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "UAV_AGENT_DAEMON": "0"})
     out = json.loads(proc.stdout)  # nothing but the JSON
     assert out["text"].startswith("Region ") and not (tmp_path / ".cache").exists()
+    assert "LANGGRAPH False" in proc.stderr  # a one-shot ask keeps no checkpoints: no LangGraph
 
 
 def test_user_cache_is_the_default_for_ultralytics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
