@@ -81,13 +81,6 @@ def ask(
     problem = image_arg_problem(images)
     if problem:
         _fail(problem)
-    from agent.inputs import AgentInputError, check_images, check_question
-
-    try:  # refused here, before the planner and the tools are imported (the agent checks again)
-        check_question(question)
-        check_images(images)
-    except AgentInputError as exc:
-        _fail(str(exc))
     own_settings = (annotate, timeout, mcp_url, llm_base_url, llm_model, llm_max_tokens, llm_timeout)
     if all(v is None for v in own_settings) and llm_api_key_env == "OPENAI_API_KEY":
         from agent.daemon import ask_daemon
@@ -96,6 +89,13 @@ def ask(
         if reply is not None:
             _print_reply(reply, as_json, explain)
             return
+    from agent.inputs import AgentInputError, check_images, check_question
+
+    try:  # refused before the planner and the tools are imported (the agent checks again)
+        check_question(question)
+        check_images(images)
+    except AgentInputError as exc:
+        _fail(str(exc))
     with imports_without_gc(freeze=True):
         from agent.agent import Agent, AgentInputError
         from agent.config import Config
