@@ -8,8 +8,8 @@
   photos the daemon has seen (views, features and metadata cached). Wall seconds, CPU seconds (user + system, the
   load-independent part) and peak resident memory of each process; ratios of medians. Targets: cold ≤ 1.2x the
   peer, warm ≤ 0.6x. ``import_floor`` (run in the same rounds) is a process that only imports what the agent's
-  architecture needs on this path — LangGraph (the planner), the MCP SDK's server and in-memory client (the tools'
-  transport), OpenCV — and computes nothing: no ask in its own process can cost less.
+  architecture needs on this path — the MCP SDK's server and in-memory client (the tools' transport), OpenCV; the
+  one-shot ask runs the planner without LangGraph — and computes nothing: no ask in its own process can cost less.
 - oblique: ``tools.views.matching.match_views`` on the hard 640x480 oblique pair (``../shared/data/opencv_aero``: SIFT
   fails, the learned matcher answers) in a fresh process: the call's wall and CPU seconds (the learned model's
   loading included); then ``warm``: the same call again in that process with the views, features and matches
@@ -90,9 +90,9 @@ def _ask(pair: tuple[Path, Path], env: dict[str, str]) -> dict[str, Any]:
     return run_process([str(BIN / "uav-agent"), "ask", str(pair[0]), str(pair[1]), QUESTION], env)
 
 
-# What the architecture imports on the ask's path (planner, MCP transport, OpenCV), without computing anything.
-IMPORT_FLOOR = ("import langgraph.graph, langgraph.checkpoint.memory, mcp.server.fastmcp, mcp.shared.memory, "
-                "mcp.client.session, cv2")
+# What the architecture imports on the ask's path (MCP transport, OpenCV), without computing anything. The CLI's
+# one-shot ask runs the planner without LangGraph (planners.graph.run_in_order), so LangGraph is not part of it.
+IMPORT_FLOOR = "import mcp.server.fastmcp, mcp.shared.memory, mcp.client.session, cv2"
 
 
 def _import_floor() -> dict[str, Any]:
