@@ -321,16 +321,19 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
     under = [lo + (a + b) / 2 for a, b in true_runs(hidden)
              if b - a + 1 <= 2 * line_t + 2 and _both_end(left, right, lo + a, lo + b, line_t, mask)]
     centres = sorted(centres + under)
+    # the columns of each side and its two neighbours: a side is drawn between top and bottom on one of them
+    side_cs = col_cs[:, [max(0, min(w - 1, x + d)) for x in (xa, xb) for d in (-1, 0, 1)]]
     out = []
     for k, top in enumerate(centres):
-        for bot in centres[k + 1:]:
-            if bot - top < min_side:
-                continue
-            ya, yb = int(round(top)), int(round(bot))
-            sides = [(col_cs[yb + 1, max(0, min(w - 1, x + d))] - col_cs[ya, max(0, min(w - 1, x + d))]) / (yb - ya + 1)
-                     for x in (xa, xb) for d in (-1, 0, 1)]
-            if max(sides[:3]) < SIDE_COVER or max(sides[3:]) < SIDE_COVER:
-                continue
+        bots = [bot for bot in centres[k + 1:] if bot - top >= min_side]
+        if not bots:
+            continue
+        ya, yb = int(round(top)), np.array([int(round(bot)) for bot in bots])
+        # the share of rows top..bot drawn on each column, for every bottom at once (the many candidate pairs of a
+        # textured photo made this the region reader's hottest loop, one column and one pair at a time)
+        sides = (side_cs[yb + 1] - side_cs[ya]) / (yb - ya + 1)[:, None]
+        closed = (sides[:, :3].max(axis=1) >= SIDE_COVER) & (sides[:, 3:].max(axis=1) >= SIDE_COVER)
+        for bot in (bot for bot, ok in zip(bots, closed) if ok):
             if not (_supported(left, top, bot) and _supported(right, top, bot)):
                 continue   # e.g. a side made of a filled label's edge, with no line piece of its own
             out.append(([left.pos, top, right.pos, bot], thick))
