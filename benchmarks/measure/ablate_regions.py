@@ -39,11 +39,6 @@ def _unchanged(first: int) -> Callable:
     return lambda *args, **kw: args[first]
 
 
-def _constant(value: object) -> Callable:
-    """A stand-in that returns ``value`` (immutable: every call gets the same object)."""
-    return lambda *args, **kw: value
-
-
 def _nothing(*args: object, **kw: object) -> list:
     """A stand-in that finds nothing: a new empty list each call."""
     return []
@@ -67,7 +62,6 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "across_right_side": ("across_right_side", lambda f: _unchanged(0)),
     "with_cut_letters": ("with_cut_letters", lambda f: _unchanged(1)),
     "settle_disagreements": ("settle_disagreements", lambda f: _unchanged(3)),
-    "odd_places": ("odd_places", lambda f: _constant(None)),
     "unglued": ("unglued", lambda f: lambda box, *args: list(box)),
     "label_side": ("label_side", lambda f: lambda box, *args: list(box)),
     "boxes_from_labels": ("_boxes_from_labels", lambda f: _nothing),

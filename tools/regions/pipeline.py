@@ -91,7 +91,7 @@ from tools.regions.fill import filled_areas, with_cut_letters
 from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
-                                  odd_places, unglued, union_boxes)
+                                  unglued, union_boxes)
 from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
@@ -106,10 +106,6 @@ SIBLING_SURE = 0.3
 # overlays (seeds 1/11/21) 899/862/853 exact without; from 0.6 / 0.8 / 0.9 / 0.97: 902/863/856, 905/867/856,
 # 905/868/857, 907/870/855
 UNSURE_READ = 0.9
-# labels are drawn alike: where nearly all of a colour's matched labels take one place beside their boxes
-# (:func:`tools.regions.places.odd_places`), labels are matched once more with this share of the match limit added
-# to a label at another place of a box; dev overlays (seeds 1/11/21/41/51): +1/0/0/+1/0 exact regions, none lost
-PLACE_PENALTY = 0.5
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
 
 
@@ -239,9 +235,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
                     and (allowed is None or mask_read[0] in allowed)):
                 overruled[j] = (int(mask_read[0]), mask_read[1], mask_read[2])
     out = _assign(rects, cost, limit, reads, blobs, overruled)
-    odd = odd_places(out, rects, blobs, size)
-    if odd is not None:   # labels are drawn alike: one at another place than the others' loses ties
-        out = _assign(rects, cost, limit, reads, blobs, overruled, odd * PLACE_PENALTY * limit)
     usual = image_place(out, rects, size)   # labels are drawn alike: where nearly all sit, this one does too
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
@@ -317,18 +310,17 @@ def _ocr_job(blob: LabelBlob, mask: np.ndarray, strength: np.ndarray, letters: n
     return (mask, blob, strength) if blob.filled else (letters, blob, strokes)
 
 
-def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], overruled: dict[int, tuple[int, str, float]],
-            penalty: np.ndarray | None = None) -> list[Region]:
+def _assign(rects, cost, limit, reads, blobs: list[LabelBlob], overruled: dict[int, tuple[int, str, float]]
+            ) -> list[Region]:
     """Match read labels (``reads``: blob index -> (id, text, confidence, confirmed)) to boxes (min total placement
-    distance, plus ``penalty`` per pair when given), one label per box and per id; a pair further apart than
+    distance), one label per box and per id; a pair further apart than
     ``limit`` is never matched. ``overruled``: blob index -> its mask read, where the picture read stood over it."""
     out = [Region(-1, [round(v, 1) for v in box], "", 0.0) for box, _ in rects]
     cols = sorted(reads)
     if cols:
         sub = cost[:, cols]
         big = 1e6
-        extra = 0.0 if penalty is None else penalty[:, cols]
-        rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub + extra, big))
+        rows_i, cols_i = linear_sum_assignment(np.where(sub <= limit[:, cols], sub, big))
         for r, c in zip(rows_i, cols_i):
             if sub[r, c] <= limit[r, cols[c]]:
                 rid, text, conf, both = reads[cols[c]]

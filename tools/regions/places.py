@@ -253,16 +253,6 @@ def _labelled(out: list[Region], rects: Sequence[tuple[Sequence[float], float]])
     return [(r.label_box, r.bbox, t) for r, (_, t) in zip(out, rects) if r.label_box is not None]
 
 
-def odd_places(out: list[Region], rects: Sequence[tuple[Sequence[float], float]], blobs: Sequence[LabelBlob],
-               size: tuple[int, int]) -> np.ndarray | None:
-    """(boxes x blobs) 1.0 where the blob would sit at another place of the box than the one nearly all matched
-    labels take (:func:`image_place`), else 0; None when the labels agree on no place."""
-    place = image_place(out, rects, size)
-    if place is None:
-        return None
-    return np.array([[float(placement(b.box, box, t, size) != place) for b in blobs] for box, t in rects])
-
-
 def label_by_siblings(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, contested: set[int],
                       thick: float, sure: float, unsure: float = 0.0) -> list[Region]:
     """Boxes still unlabeled, boxes read less surely than ``unsure``, and boxes whose label was read at another
