@@ -92,7 +92,7 @@ from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
                                   unglued, union_boxes)
-from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
+from tools.regions.sides import off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
 from tools.regions.masks import with_masks
@@ -241,8 +241,6 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             box = unglued(reg.bbox, reg.label_box, t, mask)
             if usual == ABOVE and _inside_odd(reg.label_box, box, t, size):   # labels are drawn alike
                 box = off_label_above(box, t, mask)
-            place = usual if usual is not None else placement(reg.label_box, box, t, size)
-            box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
     out = labels_only(out)
     return out + _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
