@@ -68,7 +68,6 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
     "letter_boxes": ("letter_boxes", _without_full_call),
     "label_by_detection": ("label_by_detection", lambda f: _unchanged(1)),
-    "union_boxes": ("union_boxes", lambda f: _unchanged(0)),
     "second_look": ("second_look", lambda f: _unchanged(1)),
 }
 

@@ -40,8 +40,8 @@ def test_only_passes_active_on_few_named_images_are_read(tmp_path: Path, monkeyp
     reads: list[str] = []
     monkeypatch.setattr(ablate_foreign, "read_one", lambda path: reads.append(path) or
                         {"regions": [{"id": 3, "bbox": [0, 0, 9, 9]}]})
-    activity = {"passes": {"union_boxes": {"changed_on": ["a.jpg"]}, "unglued": {"changed_on": []},
+    activity = {"passes": {"letter_boxes": {"changed_on": ["a.jpg"]}, "unglued": {"changed_on": []},
                            "second_look": {"changed_on": ["a.jpg"] * 3}}}
     res = ablate_foreign.ablate(_set(tmp_path), activity, most=2)
-    assert list(res) == ["union_boxes"] and len(reads) == 2   # with the pass and without it
-    assert res["union_boxes"]["exact_on"] == res["union_boxes"]["exact_off"] == 1
+    assert list(res) == ["letter_boxes"] and len(reads) == 2   # with the pass and without it
+    assert res["letter_boxes"]["exact_on"] == res["letter_boxes"]["exact_off"] == 1

@@ -44,11 +44,11 @@ def test_reading_an_overlay_restores_every_pass(tmp_path) -> None:
 
 
 def test_activity_counts_images_per_pass_and_style() -> None:
-    res = activity(["suav", "suav", "som"], [["union_boxes"], [], ["union_boxes", "second_look"]])
+    res = activity(["suav", "suav", "som"], [["letter_boxes"], [], ["letter_boxes", "second_look"]])
     assert res["images"] == 3 and res["styles"] == {"suav": 2, "som": 1}
-    assert res["passes"]["union_boxes"] == {"images_changed": 2, "per_style": {"som": 1, "suav": 1}}
+    assert res["passes"]["letter_boxes"] == {"images_changed": 2, "per_style": {"som": 1, "suav": 1}}
     assert res["passes"]["second_look"]["images_changed"] == 1
-    assert res["passes"]["label_side"] == {"images_changed": 0, "per_style": {}}
-    named = activity(["suav", "som"], [["union_boxes"], ["second_look"]], ["a.jpg", "b.jpg"])
-    assert named["passes"]["union_boxes"]["changed_on"] == ["a.jpg"]
-    assert named["passes"]["label_side"]["changed_on"] == []
+    assert res["passes"]["unglued"] == {"images_changed": 0, "per_style": {}}
+    named = activity(["suav", "som"], [["letter_boxes"], ["second_look"]], ["a.jpg", "b.jpg"])
+    assert named["passes"]["letter_boxes"]["changed_on"] == ["a.jpg"]
+    assert named["passes"]["unglued"]["changed_on"] == []

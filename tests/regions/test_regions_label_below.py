@@ -14,6 +14,8 @@ import pytest
 
 import tools.regions.pipeline as regions_module
 from benchmarks.region_overlays import nth_overlay, recovered, score
+from overlay_drawings import drawn_overlay, region_style
+from tools.common import load_image
 from tools.regions.pipeline import read_regions
 from tools.regions.sides import off_label_above, off_label_below
 
@@ -34,13 +36,19 @@ def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(seed
     assert hits() < len(wanted)
 
 
-def test_a_box_closed_at_the_top_of_its_glued_label_ends_at_its_own_line_where_labels_sit_above(monkeypatch):
-    # analysis overlay 141:46: eight boxes labelled above, "18" as wide as its box: taken for a label inside the
-    # box's top-left corner, but the image's other labels sit above their boxes
-    inst, regions = nth_overlay(141, 46)
-    assert score(read_regions(inst), regions) == (len(regions), 0)
+def test_a_box_closed_at_the_top_of_its_glued_label_ends_at_its_own_line_where_labels_sit_above(shared_data,
+                                                                                                 monkeypatch):
+    # four boxes labelled above on filled backgrounds; "18" is as wide as its 39 px box and glued to its top line,
+    # so box and label close one rectangle and the letters sit inside its top-left corner; the image's other labels
+    # sit above their boxes, so the box ends at its own top line
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_5.png")
+    style = region_style((0, 200, 100), 4, "above", "{id}", 0.91, "hershey_duplex", True)
+    layout = [(18, [200.0, 196.0, 239.0, 328.0]), (12, [491.0, 242.0, 596.0, 378.0]),
+              (10, [426.0, 332.0, 479.0, 435.0]), (6, [97.0, 330.0, 173.0, 387.0])]
+    drawn = drawn_overlay(img, [(rid, box, style) for rid, box in layout], 69)
+    assert score(read_regions(drawn), layout) == (len(layout), 0)
     monkeypatch.setattr(regions_module, "off_label_above", lambda box, thick, mask: [float(v) for v in box])
-    assert score(read_regions(inst), regions)[0] < len(regions)
+    assert score(read_regions(drawn), layout)[0] < len(layout)
 
 
 def _box_with_label_below(width: int, label_h: int, thick: int = 3) -> tuple[np.ndarray, list[float], list[float]]:

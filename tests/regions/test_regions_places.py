@@ -17,7 +17,6 @@ from tools.common import jpeg_roundtrip, load_image
 from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions.pipeline import DET_THICK, SIBLING_SURE, Region, iou, read_regions
 from tools.regions.geom import INSIDE_TOP_LEFT, LEFT
-from tools.regions.places import union_boxes
 from tools.regions.places import _widest_read, label_by_siblings
 
 
@@ -257,30 +256,6 @@ def test_the_widest_window_that_reads_a_number_stands():
                                                  (12, "12", 0.8), (None, "", 0.0)]
 
 
-def test_a_rectangle_around_two_boxes_side_by_side_hands_its_label_to_the_one_it_fits(shared_data):
-    # box 17 ends 3 px before box 2 begins: their outer lines close a rectangle around both, which took the label
-    # of box 17 at its top-left corner; box 17 takes it back
-    img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_60_30_0_01609.jpg")
-    style = region_style((0, 0, 255), 5, "inside_top_left", "Region {id}", 0.8551357749532138, "hershey_duplex", False)
-    layout = [(20, [378.0, 460.0, 447.0, 506.0]), (2, [216.0, 242.0, 276.0, 388.0]), (14, [89.0, 140.0, 202.0, 195.0]),
-              (13, [379.0, 363.0, 525.0, 461.0]), (19, [58.0, 450.0, 147.0, 508.0]), (17, [46.0, 251.0, 213.0, 393.0])]
-    assert 17 not in missed_ids(img, style, layout, 95)
-
-
-def test_union_boxes_needs_two_boxes_that_make_up_the_labelled_one():
-    def around() -> Region:
-        return Region(17, [46.0, 254.0, 276.0, 390.5], "Region 17", 0.99, True, [54, 260, 190, 284])
-
-    def left() -> Region:
-        return Region(-1, [46.0, 251.0, 213.0, 393.0], "", 0.0)
-
-    right = Region(2, [213.0, 242.5, 276.0, 388.0], "Region 2", 1.0, True, [224, 248, 344, 275])
-    out = union_boxes([around(), left(), right], DET_THICK, (640, 512))
-    assert [(r.id, r.bbox) for r in out] == [(17, left().bbox), (2, right.bbox)]
-    # without the box beside it, the unlabeled box inside is a box of its own, not a part
-    assert [r.id for r in union_boxes([around(), left()], DET_THICK, (640, 512))] == [17, -1]
-
-
 def test_a_box_with_its_filled_label_glued_above_hands_the_label_to_the_box(shared_data):
     # "18" above box 18 is as wide as the box: box and label closed one rectangle, which took the label, beside
     # the box itself, left unlabeled; the rectangle is the box and its label
@@ -297,18 +272,6 @@ def test_a_piece_cut_out_of_crossing_boxes_hands_its_label_to_the_box_holding_it
     layout = [(13, [56.0, 104.0, 225.0, 151.0]), (17, [220.0, 290.0, 345.0, 363.0]), (4, [104.0, 216.0, 241.0, 309.0]),
               (10, [29.0, 194.0, 185.0, 243.0])]
     assert 4 not in missed_ids(img, style, layout, 90)   # (box 10 is found cut at box 4's left side)
-
-
-def test_union_boxes_hands_a_piece_on_other_boxes_sides_to_the_box_holding_it():
-    piece = Region(4, [104.0, 216.0, 185.0, 243.0], "4", 1.0, True, [102, 176, 174, 214])
-    box = Region(-1, [104.0, 216.0, 241.0, 309.0], "", 0.0)
-    crossing = Region(10, [29.0, 194.0, 185.0, 243.0], "10", 1.0, True, [28, 154, 77, 192])
-    out = union_boxes([piece, box, crossing], DET_THICK, (640, 480))
-    assert [(r.id, r.bbox) for r in out] == [(4, [104.0, 216.0, 241.0, 309.0]), (10, crossing.bbox)]
-    # a box inside another one with a side of its own is a box
-    inner = Region(4, [104.0, 216.0, 160.0, 243.0], "4", 1.0, True, [102, 176, 174, 214])
-    out = union_boxes([inner, Region(-1, [104.0, 216.0, 241.0, 309.0], "", 0.0), crossing], DET_THICK, (640, 480))
-    assert [r.id for r in out] == [4, -1, 10]
 
 
 def test_a_letter_closed_into_a_box_reads_no_label_around_itself(shared_data):
@@ -328,22 +291,6 @@ def test_a_letter_closed_into_a_box_reads_no_label_around_itself(shared_data):
               (1, [150.0, 170.0, 276.0, 225.0], region_style((255, 128, 0), 5, "inside_center", "{id}", 0.9838448550974266,
                                                        "dejavu_sans", True, (0, 0, 0)))]
     assert reads_exactly(_drawn(img, layout, 74), 9, box)
-
-
-def test_union_boxes_gives_no_label_to_a_box_its_glued_label_closed():
-    # dev 141:162: "10" is glued below its box and as wide as it; box and label close a rectangle down into the
-    # label, whose sides lie on the box's and on a neighbour's top (box 1): the label stays with its own box
-    own = Region(10, [595.0, 208.0, 624.8, 279.5], "10", 1.0, True, [591, 277, 627, 303])
-    closed = Region(-1, [592.5, 208.0, 625.0, 296.0], "", 0.0)
-    neighbour = Region(1, [552.0, 282.0, 610.0, 370.5], "1", 1.0, True, [550, 375, 572, 396])
-    out = union_boxes([own, closed, neighbour], DET_THICK, (640, 512))
-    assert [(r.id, r.bbox) for r in out] == [(10, own.bbox), (-1, closed.bbox), (1, neighbour.bbox)]
-    # a label glued below the holder takes in a line's width of it: that holder still takes the piece's label
-    piece = Region(12, [151.0, 259.0, 208.0, 271.0], "12", 1.0, True, [148, 267, 192, 300])
-    holder = Region(-1, [151.4, 198.5, 208.3, 270.5], "", 0.0)
-    crossing = Region(7, [113.0, 225.0, 223.0, 258.0], "7", 1.0, True, [110, 261, 136, 288])
-    out = union_boxes([piece, holder, crossing], DET_THICK, (640, 512))
-    assert [(r.id, r.bbox) for r in out] == [(12, holder.bbox), (7, crossing.bbox)]
 
 
 @pytest.mark.parametrize("seed,k", [(491, 55)])

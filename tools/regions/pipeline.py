@@ -56,8 +56,6 @@ Pipeline of :func:`read_regions`:
    (:func:`tools.regions.detect.label_by_detection`; two text lines on one row, the first without digits, are one
    label a box's side crossed). A label box narrower than its read digits need (the one stem of a thin label that
    the colour mask kept) is read again off the picture grown around it (:func:`tools.regions.ids.grown_fragments`).
-   An unlabeled box that, with another found box or with its glued label, makes up a labelled one around
-   both, or that holds a labelled piece cut out of crossing boxes (:func:`tools.regions.places.union_boxes`).
 6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
    measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from, or drawn in
    white, light grey or a pale colour, are found by their line profile, at their outer edges, and labelled where
@@ -91,7 +89,7 @@ from tools.regions.fill import filled_areas, with_cut_letters
 from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
-                                  unglued, union_boxes)
+                                  unglued)
 from tools.regions.sides import off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
@@ -179,7 +177,6 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)
     regions = grown_fragments(rgb, regions, allowed)
-    regions = union_boxes(regions, DET_THICK, (rgb.shape[1], rgb.shape[0]))
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 

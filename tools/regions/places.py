@@ -4,7 +4,7 @@ image alike)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +27,6 @@ DRAWN_HEIGHT = 2.0  # a label's drawn box (padding, the font's descent) in heigh
 # 0.6 with ODD_SHARE 0.6. A label inside the box's top-left corner where the usual place leaves the image is not odd
 # (renderers draw it there instead), nor is any label when fewer than ODD_MIN are read
 ODD_MIN, ODD_SHARE, ODD_SURE = 3, 0.75, 0.9
-UNION_IOU = 0.9    # a box this close to the union of two others inside it is their outer lines, no box of its own
 SOLID_SHARE = 0.5   # least drawn share of a label's edge band past the box for it to be a label background
 LABEL_IOU = 0.7   # a found box this close to where a label was read is that label (its background's edges)
 
@@ -113,51 +112,6 @@ def _letter_shaped(box: Sequence[float], tol: float) -> bool:
 
 def _area(box: Sequence[float]) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
-
-
-def _hand_over(regions: list[Region], piece: Callable[[Region, int], bool],
-               hosts: Callable[[Region, Region, int], bool]) -> list[Region]:
-    """Regions with each labelled one that ``piece(region, index)`` takes for a piece of a box, and for which
-    ``hosts(piece, region, index)`` holds of exactly one unlabeled region, handed over: that box takes its label
-    and the piece is dropped."""
-    dropped = set()
-    for i, reg in enumerate(regions):
-        if reg.id < 0 or reg.label_box is None or not piece(reg, i):
-            continue
-        found = [u for j, u in enumerate(regions) if j != i and u.id < 0 and hosts(reg, u, j)]
-        if len(found) == 1:
-            found[0].relabel(reg.id, reg.label_text, reg.confidence, reg.label_box)
-            found[0].confirmed = reg.confirmed
-            dropped.add(i)
-    return [r for i, r in enumerate(regions) if i not in dropped]
-
-
-def union_boxes(regions: list[Region], tol: float, size: tuple[int, int]) -> list[Region]:
-    """Regions with each labelled box made of other boxes' lines handed over (:func:`_hand_over`) to the unlabeled
-    box at whose label place its label sits: one that, with another found box or with its own label, makes up the
-    labelled box (their union's IoU with it >= UNION_IOU: the outer lines of two boxes drawn side by side, or a box
-    with the label glued to it, close a rectangle around both), or one that holds the labelled box, every side of
-    which lies on a side of that box or of another found box, within 2 ``tol`` (a piece cut out of crossing boxes;
-    a found side may be off by a few px), and across whose bottom side the label does not run. ``tol``: px, the
-    outline thickness assumed; ``size``: the image's (width, height)."""
-    def host(reg: Region, part: Region, j: int) -> bool:
-        if placement_cost(reg.label_box, part.bbox, tol, size) > match_limit(reg.label_box):
-            return False
-        others = [o.bbox for o in regions if o is not reg and o is not part]
-        if within(part.bbox, reg.bbox, -tol):
-            return any(iou(union_box(part.bbox, o), reg.bbox) >= UNION_IOU for o in others + [reg.label_box])
-        # a label across the holder's bottom side (past the line it is glued to) closed it with its glued label
-        across_bottom = reg.label_box[1] < part.bbox[3] - 2 * tol < reg.label_box[3]
-        return (within(reg.bbox, part.bbox, -2 * tol) and not across_bottom
-                and _on_sides(reg.bbox, [part.bbox] + others, 2 * tol))
-
-    return _hand_over(regions, lambda reg, i: True, host)
-
-
-def _on_sides(box: Sequence[float], others: Sequence[Sequence[float]], tol: float) -> bool:
-    """Each side of ``box`` lies within ``tol`` px of a parallel side of one of ``others`` (x1, y1, x2, y2 px)."""
-    return all(any(min(abs(box[k] - o[a]), abs(box[k] - o[a + 2])) <= tol for o in others)
-               for k, a in ((0, 0), (1, 1), (2, 0), (3, 1)))
 
 
 def unglued(box: Sequence[float], label: Sequence[float], thick: float, mask: np.ndarray) -> list[float]:
