@@ -44,17 +44,6 @@ def _nothing(*args: object, **kw: object) -> list:
     return []
 
 
-def _without_bare_call(real: Callable) -> Callable:
-    """letter_boxes with its first call (``bare_only=True``) handing its regions back, the second one as it is."""
-    return lambda rgb, found, *args, bare_only=False, **kw: found if bare_only else real(rgb, found, *args, **kw)
-
-
-def _without_full_call(real: Callable) -> Callable:
-    """letter_boxes with its second call (every letter box) handing its regions back, the first one as it is."""
-    return lambda rgb, found, *args, bare_only=False, **kw: real(rgb, found, *args, bare_only=True, **kw) \
-        if bare_only else found
-
-
 # pass name -> (name in tools.regions.pipeline, its stand-in given the real function); one registry, in pipeline order
 PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "letter_rects": ("letter_rects", lambda f: _nothing),
@@ -64,9 +53,8 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "settle_disagreements": ("settle_disagreements", lambda f: _unchanged(3)),
     "unglued": ("unglued", lambda f: lambda box, *args: list(box)),
     "boxes_from_labels": ("_boxes_from_labels", lambda f: _nothing),
-    "bare_letter_boxes": ("letter_boxes", _without_bare_call),
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
-    "letter_boxes": ("letter_boxes", _without_full_call),
+    "letter_boxes": ("letter_boxes", lambda f: _unchanged(1)),
     "label_by_detection": ("label_by_detection", lambda f: _unchanged(1)),
     "second_look": ("second_look", lambda f: _unchanged(1)),
 }

@@ -171,8 +171,6 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
     contested = unique_ids(rgb, regions, allowed)
     held = {read.id for contest in contested for _, read in contest}
-    # a lone letter taken for a box is read where it is drawn before a window sized from the other labels (dev 71:60)
-    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE, bare_only=True)
     regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
     regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
     regions = label_by_detection(rgb, regions, allowed, DET_THICK)

@@ -41,7 +41,7 @@ def labels_only(regions: list[Region]) -> list[Region]:
 
 
 def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | None, tol: float,
-                 sure: float, bare_only: bool = False) -> list[Region]:
+                 sure: float) -> list[Region]:
     """Regions with each box of a letter's size and shape (:func:`_letter_shaped`) that sits, with the label it
     took if any, at a usual label place of exactly one larger unlabeled box (within the match limit,
     :func:`tools.regions.geom.match_limit`) read as that box's label, where that label lies on the small box's
@@ -52,13 +52,11 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
     ``allowed``) names the larger box, and the letter goes. An unlabeled letter box just after a read label on its
     text line (a word gap at most) is that label's last letters ("Region 2" and a "0" closed into a box): read with
     it, a surer, longer number starting with the label's names the label's box. ``tol``: px, the outline thickness
-    assumed. ``bare_only``: only letter boxes that took no label and lie outside their box (a lone "0" above it),
-    read before :func:`label_by_siblings`, whose window sized from the other labels may cut such a letter; one inside
-    its box may be a piece that a longer label's first letter closes with the box's lines."""
+    assumed."""
     size = (rgb.shape[1], rgb.shape[0])
     jobs = []   # (letter, host, the letter and its label)
     for reg in regions:
-        if not _letter_shaped(reg.bbox, tol) or (bare_only and reg.label_box is not None):
+        if not _letter_shaped(reg.bbox, tol):
             continue
         x1, y1, x2, y2 = reg.bbox
         word = [x1 - tol / 2, y1 - tol / 2, x2 + tol / 2, y2 + tol / 2]
@@ -69,11 +67,10 @@ def letter_boxes(rgb: np.ndarray, regions: list[Region], allowed: set[int] | Non
                     max(word[3], reg.label_box[3])]
         word = [int(round(v)) for v in word]
         hosts = [h for h in regions if h is not reg and h.id < 0 and _area(h.bbox) > _area(reg.bbox)
-                 and placement_cost(word, h.bbox, tol, size) <= match_limit(word)
-                 and not (bare_only and within(reg.bbox, h.bbox, -tol))]
+                 and placement_cost(word, h.bbox, tol, size) <= match_limit(word)]
         if len(hosts) == 1:
             jobs.append((reg, hosts[0], word))
-        elif reg.id < 0 and reg.label_box is None and not bare_only:   # the last letters of a read label
+        elif reg.id < 0 and reg.label_box is None:   # the last letters of a read label
             ends = [h for h in regions if h.id >= 0 and h.label_box is not None and _area(h.bbox) > _area(reg.bbox)
                     and _same_line(h.label_box, word) and h.label_box[2] - tol <= word[0]]
             if len(ends) == 1:
