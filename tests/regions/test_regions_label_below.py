@@ -2,7 +2,7 @@
 the label's edges go on along the box's sides, so a rectangle closes at the label's far edge; the box ends at its own
 line.
 
-Ground truth is the geometry we draw (cv2, benchmarks.synth.overlay via the region benchmark's generator) on real aerial images of
+Ground truth is the geometry we draw (cv2, benchmarks.synth.overlay) on real aerial images of
 ../shared/data; never the output of the code under test.
 """
 
@@ -13,27 +13,31 @@ import numpy as np
 import pytest
 
 import tools.regions.pipeline as regions_module
-from benchmarks.region_overlays import nth_overlay, recovered, score
+from benchmarks.region_overlays import recovered, score
 from overlay_drawings import drawn_overlay, region_style
 from tools.common import load_image
 from tools.regions.pipeline import read_regions
 from tools.regions.sides import off_label_above, off_label_below
 
 
-@pytest.mark.parametrize("seed,k,rid", [(161, 66, 11), (151, 101, None)])
-def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(seed, k, rid, monkeypatch):
-    # benchmark overlays (analysis seeds) where a filled label below a box is as wide as it: "11" under a 38 px box
-    # (161:66; that overlay's box 16 is read wrong for another reason), and a whole overlay read exactly
-    inst, regions = nth_overlay(seed, k)
-    wanted = [(i, box) for i, box in regions if rid is None or i == rid]
+# a filled "11" below a 38 px box, as wide as it; "Region 13" below an 82 px box with another box's label beside it
+BELOW_CASES = [
+    ("deepforest_neon/OSBS_029.png", 89, 11,
+     [(11, [252.0, 89.0, 290.0, 193.0], region_style((0, 0, 255), 3, "below", "{id}", 0.955, "hershey_simplex", True))]),
+    ("open3d-vqa/images/rgb_6.png", 74, 13,
+     [(13, [30.0, 273.0, 112.0, 375.0], region_style((255, 0, 0), 4, "below", "Region {id}", 0.571, "dejavu_sans", True)),
+      (3, [79.0, 358.0, 259.0, 431.0], region_style((255, 0, 255), 4, "above", "{id}", 0.640, "hershey_duplex", True))]),
+]
 
-    def hits() -> int:
-        found = read_regions(inst)
-        return sum(recovered(found, i, box) for i, box in wanted)
 
-    assert hits() == len(wanted)
+@pytest.mark.parametrize("image,quality,rid,layout", BELOW_CASES)
+def test_a_box_closed_at_the_bottom_of_its_glued_label_ends_at_its_own_line(shared_data, image, quality, rid, layout,
+                                                                            monkeypatch):
+    drawn = drawn_overlay(load_image(shared_data / image), layout, quality)
+    box = next(b for i, b, _ in layout if i == rid)
+    assert recovered(read_regions(drawn), rid, box)
     monkeypatch.setattr(regions_module, "off_label_below", lambda box, thick, mask: [float(v) for v in box])
-    assert hits() < len(wanted)
+    assert not recovered(read_regions(drawn), rid, box)
 
 
 def test_a_box_closed_at_the_top_of_its_glued_label_ends_at_its_own_line_where_labels_sit_above(shared_data,
