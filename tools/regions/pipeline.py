@@ -20,7 +20,7 @@ Pipeline of :func:`read_regions`:
    kept whole) is grouped into label blobs (:mod:`tools.regions.labels`: filled backgrounds with letter holes, or
    letters in coloured strokes joined into words), each blob is matched to the box it annotates (label above /
    below / inside / left of the box: the usual renderer conventions; ``scipy.optimize.linear_sum_assignment`` on
-   the placement distances, then again with a penalty for places other than the one nearly all labels take) and
+   the placement distances) and
    read by the OCR engine (:mod:`tools.regions.ocr`: PP-OCRv4 via rapidocr, or Tesseract), and read again off
    the picture's own pixels at the blob (a filled one grown over letters cut at its trimmed edge,
    :func:`tools.regions.fill.with_cut_letters`) by the label recognizer (:mod:`tools.regions.label_reader`;
@@ -34,19 +34,14 @@ Pipeline of :func:`read_regions`:
    half under a label, a small label's fill around a bold letter) is dropped and the labels found again; a box
    that took in the label background glued to it is fitted back (:func:`tools.regions.places.unglued`; where the
    image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
-   glued above and as wide as it, :func:`tools.regions.sides.off_label_above`), and a left
-   side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
-   it, and either side of a box whose label is centred in it to where the label's centre puts it
-   (:func:`tools.regions.sides.label_side`); an unlabeled box found where another box's
+   glued above and as wide as it, :func:`tools.regions.sides.off_label_above`); an unlabeled box found where another box's
    label was read is that label's background, dropped (:func:`tools.regions.places.labels_only`). A filled label
    that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
    beside their boxes, or the one place where a box closes around it (:mod:`tools.regions.anchored`: the lines
    closing a rectangle with the corner or centre the label fixes).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions.ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
-5. A letter-sized box that took no label, outside an unlabeled box at its label place (a lone stroke "0" closes a
-   small rectangle), is read as that box's label (:func:`tools.regions.places.letter_boxes`). Boxes still
-   unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
+5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
    read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
    where that place leaves the image (:func:`tools.regions.places.label_by_siblings`; the surer read stands; a
    window ending on a box's side is read cut off it as well); a
