@@ -41,21 +41,23 @@ Pipeline of :func:`read_regions`:
    closing a rectangle with the corner or centre the label fixes).
 4. An id read on several boxes stays with the one box whose two reads agree (:func:`tools.regions.ids.unique_ids`);
    a box that loses it so takes its label's mask read where the picture read overruled one of as many digits.
-5. Boxes still unlabeled, read unsurely, or whose label sits at another place than nearly all others: their label is
-   read off the picture where the image's read labels sit beside their own boxes, or inside the top-left corner
-   where that place leaves the image (:func:`tools.regions.places.label_by_siblings`; the surer read stands; a
-   window ending on a box's side is read cut off it as well); a
-   letter-sized box at an unlabeled box's label place (a stroke "0" closes a small rectangle) is read with the label
-   it took as that box's label (:func:`tools.regions.places.letter_boxes`); then the engine's text detector looks at
-   a crop around each unlabeled box; a number is taken where a label of that box goes
-   (:func:`tools.regions.detect.label_by_detection`; two text lines on one row, the first without digits, are one
-   label a box's side crossed). A label box narrower than its read digits need (the one stem of a thin label that
-   the colour mask kept) is read again off the picture grown around it (:func:`tools.regions.ids.grown_fragments`).
-6. With ``outer_edges``, the boxes found so far (at their lines' centres) move out to their lines' outer edges,
-   measured in the pixels (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from, or drawn in
-   white, light grey or a pale colour, are found by their line profile, at their outer edges, and labelled where
-   renderers put labels (:mod:`tools.regions.union`, :mod:`tools.regions.marks`); then a label glued on a box's top
-   or bottom line is cut off it (:func:`tools.regions.edges.off_glued_labels`).
+5. :data:`LABEL_PASSES`, in order, each a :data:`Pass` over every colour's boxes. Boxes still unlabeled, read
+   unsurely, or whose label sits at another place than nearly all others: their label is read off the picture
+   where the image's read labels sit beside their own boxes, or inside the top-left corner where that place leaves
+   the image (:func:`tools.regions.places.label_by_siblings`; the surer read stands; a window ending on a box's
+   side is read cut off it as well); a letter-sized box at an unlabeled box's label place (a stroke "0" closes a
+   small rectangle) is read with the label it took as that box's label (:func:`tools.regions.places.letter_boxes`);
+   then the engine's text detector looks at a crop around each unlabeled box; a number is taken where a label of
+   that box goes (:func:`tools.regions.detect.label_by_detection`; two text lines on one row, the first without
+   digits, are one label a box's side crossed). A label box narrower than its read digits need (the one stem of a
+   thin label that the colour mask kept) is read again off the picture grown around it
+   (:func:`tools.regions.ids.grown_fragments`).
+6. :data:`FINISHING` (steps 6 and 7), once, on the image's own pixels. With ``outer_edges``, the boxes found so far
+   (at their lines' centres) move out to their lines' outer edges, measured in the pixels
+   (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from, or drawn in white, light grey or a
+   pale colour, are found by their line profile, at their outer edges, and labelled where renderers put labels
+   (:mod:`tools.regions.union`, :mod:`tools.regions.marks`); then a label glued on a box's top or bottom line is cut
+   off it (:func:`tools.regions.edges.off_glued_labels`).
 7. Translucent masks: a numbered marker that no box took as its label, with a tinted area closing around it, is a
    region whose box is the mask's extent (:mod:`tools.regions.masks`).
 """
@@ -63,7 +65,7 @@ Pipeline of :func:`read_regions`:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,79 @@ SIBLING_SURE = 0.3
 # 905/868/857, 907/870/855
 UNSURE_READ = 0.9
 DET_THICK = 3.0              # px, outline thickness assumed when placing a detected label
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """What a pass over every colour's boxes sees: the picture (RGB, at the scale being read), the ids the caller
+    allows (None: any), the ids that several boxes' labels were read as and none kept
+    (:func:`tools.regions.ids.unique_ids`), and whether boxes are reported at their outlines' outer edges."""
+
+    rgb: np.ndarray
+    allowed: set[int] | None
+    contested: frozenset[int] = frozenset()
+    outer_edges: bool = False
+
+
+# A pass takes the page and the regions found so far and returns them, relabelled, refitted, added to or dropped.
+# Each one below calls its module's function by the name this module imports it under, so that
+# benchmarks.measure.ablate_regions can switch a pass off by replacing that name.
+Pass = Callable[[Page, list[Region]], list[Region]]
+
+
+def _labels_at_siblings_place(page: Page, regions: list[Region]) -> list[Region]:
+    """Unread or unsurely read labels read where the image's other labels sit (:func:`label_by_siblings`)."""
+    return label_by_siblings(page.rgb, regions, page.allowed, set(page.contested), DET_THICK, SIBLING_SURE,
+                             UNSURE_READ)
+
+
+def _letters_taken_for_boxes(page: Page, regions: list[Region]) -> list[Region]:
+    """A letter-sized box at an unlabeled box's label place read as its label (:func:`letter_boxes`)."""
+    return letter_boxes(page.rgb, regions, page.allowed, DET_THICK, SIBLING_SURE)
+
+
+def _labels_by_text_detector(page: Page, regions: list[Region]) -> list[Region]:
+    """The text detector around each box still unlabeled (:func:`label_by_detection`)."""
+    return label_by_detection(page.rgb, regions, page.allowed, DET_THICK)
+
+
+def _fragments_read_grown(page: Page, regions: list[Region]) -> list[Region]:
+    """A label box narrower than its digits need read again grown (:func:`grown_fragments`)."""
+    return grown_fragments(page.rgb, regions, page.allowed)
+
+
+def _at_outer_edges(page: Page, regions: list[Region]) -> list[Region]:
+    """With ``outer_edges``: boxes found at their lines' centres moved to the lines' outer edges
+    (:func:`outer_box`; the thin outlines' pass finds outer edges itself)."""
+    if page.outer_edges:
+        for r in regions:
+            r.bbox = outer_box(page.rgb, r.bbox)
+    return regions
+
+
+def _thin_outlines(page: Page, regions: list[Region]) -> list[Region]:
+    """Outlines too thin (or too pale) for the colour masks, found by their line profile (:func:`with_thin_rects`)."""
+    return with_thin_rects(page.rgb, regions, page.allowed, Region)
+
+
+def _without_glued_labels(page: Page, regions: list[Region]) -> list[Region]:
+    """With ``outer_edges``: a label glued on a box's top or bottom line cut off the box (:func:`off_glued_labels`)."""
+    if page.outer_edges:
+        for r in regions:
+            r.bbox = off_glued_labels(page.rgb, r.bbox)
+    return regions
+
+
+def _translucent_masks(page: Page, regions: list[Region]) -> list[Region]:
+    """Tinted areas closing around a numbered marker no box took (:func:`with_masks`)."""
+    return with_masks(page.rgb, regions, page.allowed, Region)
+
+
+# step 5 of the module docstring: over every colour's boxes, after unique_ids, at each scale read
+LABEL_PASSES: tuple[Pass, ...] = (_labels_at_siblings_place, _letters_taken_for_boxes, _labels_by_text_detector,
+                                  _fragments_read_grown)
+# steps 6 and 7: once, on the image's own pixels, after the scaled reads are settled
+FINISHING: tuple[Pass, ...] = (_at_outer_edges, _thin_outlines, _without_glued_labels, _translucent_masks)
 
 
 # ----------------------------------------------------------------------------------------------- public API
@@ -141,14 +216,9 @@ def read_regions(
 
     # where labels were left unread or unconfirmed, two more reads at other scales may outvote the first
     regions = second_look(rgb, read_scaled(rgb, scale, read), scale, read)
-    if outer_edges:   # these boxes run along their lines' centres; the thin outlines' pass finds outer edges itself
-        for r in regions:
-            r.bbox = outer_box(rgb, r.bbox)
-    regions = with_thin_rects(rgb, regions, allowed, Region)   # thin outlines JPEG took the colour from
-    if outer_edges:   # a label glued on a box's top or bottom line is no part of the box
-        for r in regions:
-            r.bbox = off_glued_labels(rgb, r.bbox)
-    regions = with_masks(rgb, regions, allowed, Region)   # translucent masks with a numbered marker
+    page = Page(rgb, allowed, outer_edges=outer_edges)
+    for step in FINISHING:
+        regions = step(page, regions)
     if not include_unlabeled:
         regions = [r for r in regions if r.id >= 0]
     return sorted(regions, key=lambda r: (r.id, r.bbox))
@@ -165,11 +235,9 @@ def _read_image(rgb: np.ndarray, allowed: set[int] | None, min_side: float,
     for (mask, strength), fill, occluded in zip(layers, filled, hidden):
         regions += _read_colour(rgb, mask, strength, fill, min_side, allowed, occluded)
     contested = unique_ids(rgb, regions, allowed)
-    held = {read.id for contest in contested for _, read in contest}
-    regions = label_by_siblings(rgb, regions, allowed, held, DET_THICK, SIBLING_SURE, UNSURE_READ)
-    regions = letter_boxes(rgb, regions, allowed, DET_THICK, SIBLING_SURE)
-    regions = label_by_detection(rgb, regions, allowed, DET_THICK)
-    regions = grown_fragments(rgb, regions, allowed)
+    page = Page(rgb, allowed, contested=frozenset(read.id for contest in contested for _, read in contest))
+    for step in LABEL_PASSES:
+        regions = step(page, regions)
     return sorted(regions, key=lambda r: (r.id, r.bbox))
 
 
