@@ -52,6 +52,7 @@ PASSES: dict[str, tuple[str, Callable[[Callable], Callable]]] = {
     "with_cut_letters": ("with_cut_letters", lambda f: _unchanged(1)),
     "settle_disagreements": ("settle_disagreements", lambda f: _unchanged(3)),
     "unglued": ("unglued", lambda f: lambda box, *args: list(box)),
+    "label_side": ("label_side", lambda f: lambda box, *args: list(box)),
     "boxes_from_labels": ("_boxes_from_labels", lambda f: _nothing),
     "label_by_siblings": ("label_by_siblings", lambda f: _unchanged(1)),
     "letter_boxes": ("letter_boxes", lambda f: _unchanged(1)),

@@ -13,9 +13,10 @@ import pytest
 from overlay_drawings import missed_ids
 from overlay_drawings import region_style as style_of
 from tools.common import jpeg_roundtrip, load_image
-from benchmarks.synth.overlay import RegionStyle, draw_regions
+from benchmarks.synth.overlay import RegionStyle, draw_regions, label_box
 from tools.regions.pipeline import colour_layers, iou, read_regions
-from tools.regions.sides import _along, _column, refit_sides
+from tools.regions.geom import BELOW, CENTRED
+from tools.regions.sides import _along, _column, label_side, refit_sides
 
 
 def region_style(line_width: int, position: str = "below") -> RegionStyle:
@@ -92,6 +93,48 @@ def test_a_box_crossed_by_its_neighbours_side_is_read_whole(shared_data):
         assert any(r.id == rid and iou(r.bbox, box) >= 0.9 for r in found), (rid, found)
 
 
+def test_a_left_side_found_on_another_boxs_line_moves_out_to_where_its_label_begins(shared_data):
+    """Box 2's left side found on box 1's right side, which crosses it: the label below box 2 begins at its own
+    left side, which its top and bottom lines reach, so the side moves out there; box 1, whose label begins at its
+    side, stays; no side moves in (a label's first letters may be lost on a line crossing them)."""
+    boxes = [[40.0, 100.0, 160.0, 260.0], [120.0, 150.0, 300.0, 220.0]]
+    drawn = _drawn(shared_data, boxes, region_style(3))
+    mask = _mask(drawn)
+    label = [121, 222, 140, 240]   # box 2's label's letters, as found: from its left side on
+    assert _close(label_side([160.0, 150.0, 300.0, 220.0], label, 3.0, BELOW, mask), boxes[1])
+    assert label_side(boxes[0], [41, 262, 60, 280], 3.0, BELOW, mask) == boxes[0]
+    inward = label_side([100.0, 150.0, 300.0, 220.0], label, 3.0, BELOW, mask)
+    assert inward == [100.0, 150.0, 300.0, 220.0]
+
+
+def test_a_box_read_on_its_neighbours_side_takes_its_own_from_its_label(shared_data):
+    # dev draw of the overlay benchmark (seed 61): box 10's left side was found on box 2's right side
+    img = load_image(shared_data / "open3d-vqa" / "images" / "rgb_6.png")
+    style = style_of((255, 0, 0), 4, "below", "{id}", 0.9004, "dejavu_sans_bold", False)
+    layout = [(1, [344.0, 380.0, 515.0, 412.0]), (12, [144.0, 75.0, 320.0, 161.0]), (0, [338.0, 220.0, 419.0, 302.0]),
+              (9, [57.0, 93.0, 97.0, 155.0]), (13, [11.0, 312.0, 81.0, 383.0]), (10, [264.0, 283.0, 328.0, 324.0]),
+              (2, [128.0, 238.0, 272.0, 365.0])]
+    assert missed_ids(img, style, layout, 92) == []
+
+
+def test_a_side_of_a_box_with_its_label_at_its_centre_moves_out_to_where_the_label_puts_it(shared_data):
+    # box 2's right side found on box 1's left side, which crosses it; box 2's label is centred in it
+    boxes = [[200.0, 100.0, 330.0, 260.0], [60.0, 150.0, 280.0, 220.0]]
+    mask = _mask(_drawn(shared_data, boxes, region_style(3, "inside_center")))
+    label = [160, 177, 180, 193]   # box 2's label's letters, centred on x = 170
+    assert _close(label_side([60.0, 150.0, 200.0, 220.0], label, 3.0, CENTRED, mask), boxes[1])
+
+
+def test_a_box_read_across_its_neighbours_side_takes_its_own_from_its_centred_label(shared_data):
+    # dev draw of the overlay benchmark (seed 51): box 10's right side was found on box 16's left side
+    img = load_image(shared_data / "hit_uav_thermal" / "images" / "1_130_30_0_03841.jpg")
+    style = style_of((255, 255, 0), 5, "inside_center", "{id}", 0.7567, "hershey_simplex", True, (0, 0, 0))
+    layout = [(13, [138.0, 242.0, 268.0, 320.0]), (6, [515.0, 405.0, 599.0, 490.0]), (20, [355.0, 14.0, 531.0, 147.0]),
+              (16, [207.0, 65.0, 384.0, 185.0]), (10, [61.0, 95.0, 219.0, 126.0]), (17, [434.0, 386.0, 604.0, 487.0]),
+              (12, [48.0, 22.0, 224.0, 71.0])]
+    assert missed_ids(img, style, layout, 95) == []
+
+
 def test_a_box_whose_sides_run_under_its_wider_centred_label_keeps_its_bottom(shared_data):
     # "Region 16" is wider than its box and drawn across both sides: the letters' holes cut the side lines, which
     # go on below the label to the bottom line; the bottom was moved up to the label's top edge, as if the sides
@@ -137,3 +180,17 @@ def test_a_line_beyond_the_image_is_undrawn_without_warnings():
         below, right = _along(mask, 70.0, 2.0, 0, 80), _column(mask, 90.0, 2.0, 0, 60)
     assert below.shape == (80,) and not below.any() and right.shape == (60,) and not right.any()
     assert _along(mask, 30.0, 2.0, 0, 80).all()   # a line inside the image: drawn where the mask is
+
+
+@pytest.mark.parametrize("cut", ["top", "bottom"])
+def test_a_box_cut_in_two_by_its_centred_label_takes_the_side_beyond_it(shared_data, cut):
+    # a filled label wider than its box, centred in it, is drawn across both sides: the rectangle search closes the
+    # box at the label's edge (benchmark overlay 701:50, "17" in a 41 px box); the label's centre puts the other side
+    box = [100.0, 100.0, 126.0, 170.0]
+    style = region_style(5, "inside_center")
+    lx1, ly1, lx2, ly2 = label_box(box, "17", style, (1000, 1000))
+    assert lx1 < box[0] and lx2 > box[2]   # the label covers both sides
+    img = load_image(shared_data / "deepforest_neon" / "OSBS_029.png")
+    mask = _mask(jpeg_roundtrip(draw_regions(img, [(17, box)], style), 80))
+    found = [box[0], ly2, box[2], box[3]] if cut == "top" else [box[0], box[1], box[2], ly1]
+    assert _close(label_side(found, [lx1, ly1, lx2, ly2], 5.0, CENTRED, mask), box)

@@ -34,7 +34,10 @@ Pipeline of :func:`read_regions`:
    half under a label, a small label's fill around a bold letter) is dropped and the labels found again; a box
    that took in the label background glued to it is fitted back (:func:`tools.regions.places.unglued`; where the
    image's labels sit above their boxes, a label found inside a box's top-left corner that would fit above it is one
-   glued above and as wide as it, :func:`tools.regions.sides.off_label_above`); an unlabeled box found where another box's
+   glued above and as wide as it, :func:`tools.regions.sides.off_label_above`), and a left
+   side found on another box's line inside the box moves out to where its label begins, or ends for a label left of
+   it, and either side of a box whose label is centred in it to where the label's centre puts it
+   (:func:`tools.regions.sides.label_side`); an unlabeled box found where another box's
    label was read is that label's background, dropped (:func:`tools.regions.places.labels_only`). A filled label
    that no box took, read alike off the mask and the picture, finds its box from where the colour's labels sit
    beside their boxes, or the one place where a box closes around it (:mod:`tools.regions.anchored`: the lines
@@ -87,7 +90,7 @@ from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
                                   unglued)
-from tools.regions.sides import off_label_above, off_label_below, refit_sides
+from tools.regions.sides import label_side, off_label_above, off_label_below, refit_sides
 from tools.regions.scale import read_scaled, second_look, working_scale
 from tools.regions.union import with_thin_rects
 from tools.regions.masks import with_masks
@@ -299,6 +302,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
             box = unglued(reg.bbox, reg.label_box, t, mask)
             if usual == ABOVE and _inside_odd(reg.label_box, box, t, size):   # labels are drawn alike
                 box = off_label_above(box, t, mask)
+            place = usual if usual is not None else placement(reg.label_box, box, t, size)
+            box = label_side(box, reg.label_box, t, place, mask)
             reg.bbox = [round(float(v), 1) for v in box]
     out = labels_only(out)
     return out + _boxes_from_labels(rgb, out, rects, mask, strength, filled, occluded, allowed)
