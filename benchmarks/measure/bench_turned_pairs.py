@@ -72,13 +72,13 @@ def measure(angles: int, seed: int, side: int) -> list[dict]:
                 truth = (yaw_change + turn) % 360.0
                 t0 = time.perf_counter()
                 pose = relative_pose(copy_a, copy_b)
-                row = {"pair": name, "turn_ccw_deg": float(turn), "truth_deg": truth, "confident": pose.confident,
+                row = {"pair": name, "turn_ccw_deg": float(turn), "truth_deg": truth, "confident": bool(pose.confident),
                        "heading_deg": pose.heading_deg if pose.confident else None, "reason": pose.reason,
                        "seconds": round(time.perf_counter() - t0, 1)}
                 row["error_deg"] = circular_error(pose.heading_deg, truth) if pose.confident else None
-                row["right"] = row["error_deg"] is not None and row["error_deg"] <= HEADING_TOL_DEG
+                row["right"] = bool(row["error_deg"] is not None and row["error_deg"] <= HEADING_TOL_DEG)
                 rows.append(row)
-                print(json.dumps(row), flush=True)
+                print(json.dumps(row, default=float), flush=True)
     return rows
 
 
