@@ -101,34 +101,44 @@ def get_matcher(method: str, config: Config | None = None) -> LearnedMatcher:
         return _CACHE[key]
 
 
-def _extract(m: LearnedMatcher, rgb: np.ndarray) -> tuple[Any, Any]:
-    """(keypoints (N, 2) px, descriptors (N, D)) of one RGB uint8 image."""
+LearnedFeatures = tuple[Any, Any, tuple[int, int]]  # keypoints (N, 2) px, descriptors (N, D), image (width, height)
+
+
+def extract_learned(m: LearnedMatcher, rgb: np.ndarray) -> LearnedFeatures:
+    """Keypoints, descriptors and size of one RGB uint8 image, ready for :func:`match_learned_features` (the
+    matching tools keep them per image, so an image matched several times is described once)."""
     import torch
 
     t = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1)[None].float() / 255.0
-    if m.method in ("aliked", "aliked_rot"):
-        f = m.extractor(t)[0]
-    else:
-        f = m.extractor(t, n=MAX_KEYPOINTS, pad_if_not_divisible=True)[0]
-    return f.keypoints, f.descriptors
+    with torch.inference_mode():
+        if m.method in ("aliked", "aliked_rot"):
+            f = m.extractor(t)[0]
+        else:
+            f = m.extractor(t, n=MAX_KEYPOINTS, pad_if_not_divisible=True)[0]
+    return f.keypoints, f.descriptors, (int(rgb.shape[1]), int(rgb.shape[0]))
 
 
-def match_learned(m: LearnedMatcher, rgb_a: np.ndarray, rgb_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Tentative matches between two RGB images: ((M, 2), (M, 2)) pixel coordinates of the given arrays."""
+def match_learned_features(m: LearnedMatcher, fa: LearnedFeatures, fb: LearnedFeatures
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """LightGlue matches between two :func:`extract_learned` outputs: ((M, 2), (M, 2)) pixel coordinates."""
     import torch
 
+    (ka, da, size_a), (kb, db, size_b) = fa, fb
+    if len(ka) == 0 or len(kb) == 0:
+        return np.zeros((0, 2)), np.zeros((0, 2))
     with torch.inference_mode():
-        ka, da = _extract(m, rgb_a)
-        kb, db = _extract(m, rgb_b)
-        if len(ka) == 0 or len(kb) == 0:
-            return np.zeros((0, 2)), np.zeros((0, 2))
-        size_a = torch.tensor([[rgb_a.shape[1], rgb_a.shape[0]]], dtype=torch.float32)
-        size_b = torch.tensor([[rgb_b.shape[1], rgb_b.shape[0]]], dtype=torch.float32)
         out = m.lightglue({
-            "image0": {"keypoints": ka[None], "descriptors": da[None], "image_size": size_a},
-            "image1": {"keypoints": kb[None], "descriptors": db[None], "image_size": size_b},
+            "image0": {"keypoints": ka[None], "descriptors": da[None],
+                       "image_size": torch.tensor([size_a], dtype=torch.float32)},
+            "image1": {"keypoints": kb[None], "descriptors": db[None],
+                       "image_size": torch.tensor([size_b], dtype=torch.float32)},
         })
         pairs = out["matches"][0].cpu().numpy()
     if len(pairs) == 0:
         return np.zeros((0, 2)), np.zeros((0, 2))
     return ka.cpu().numpy()[pairs[:, 0]].astype(float), kb.cpu().numpy()[pairs[:, 1]].astype(float)
+
+
+def match_learned(m: LearnedMatcher, rgb_a: np.ndarray, rgb_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tentative matches between two RGB images: ((M, 2), (M, 2)) pixel coordinates of the given arrays."""
+    return match_learned_features(m, extract_learned(m, rgb_a), extract_learned(m, rgb_b))

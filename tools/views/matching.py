@@ -3,7 +3,7 @@
 Backends: classical SIFT (ratio test) and ORB through OpenCV; learned ALIKED/DISK + LightGlue through kornia
 (:mod:`tools.views.matchers_learned`; "aliked_rot" = rotation-trained ALIKED weights). ``method="auto"`` runs SIFT
 (low-contrast mode when an image gives few keypoints), retries SIFT at half the working size, then ALIKED+LightGlue,
-stopping at the first confident result. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
+then ALIKED+LightGlue on quarter turns of image b (:mod:`tools.views.turns`), stopping at the first confident result. Models are fitted with OpenCV's MAGSAC (``cv2.USAC_MAGSAC``).
 
 Conventions: pixel coordinates of the full-resolution inputs (origin top-left, x right, y down) even though
 features are found on images downscaled to ``max_side``; ``H`` maps image a pixels to image b pixels.
@@ -31,6 +31,7 @@ from agent.config import Config, MissingWeightsError
 from tools.common import ToolError, load_image, to_full_res, to_gray
 from tools.views.homography_checks import homography_problem, hull_area, log10_nfa, overlap_area_in_a, warp_points
 from tools.feature_cache import WorkingView, features, remember, working_view
+from tools.views.turns import QUARTER_TURNS, turned_view, unturn_points
 
 METHODS = ("auto", "sift", "orb", "aliked", "aliked_rot", "disk")
 LEARNED = ("aliked", "aliked_rot", "disk")
@@ -180,16 +181,20 @@ def _tentative(method: str, a: WorkingView, b: WorkingView, max_side: int, confi
     """Tentative matches in full-res pixels and the working-to-full scale of image b's tolerance."""
     t0 = time.perf_counter()
     if method in LEARNED:
-        from tools.views.matchers_learned import get_matcher, match_learned
+        from tools.views.matchers_learned import extract_learned, get_matcher, match_learned_features
 
         matcher = get_matcher(method, config)
         timings[f"{method}_load"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         max_side = min(max_side, LEARNED_MAX_SIDE)
     sa, sb = _working_scale(a, max_side), _working_scale(b, max_side)
-    if method in LEARNED:  # seconds of CPU per pair: remembered per pair of image contents, like SIFT's matches
-        pa, pb = remember(("learned", method, max_side, id(matcher)),  # the matcher: one per weights folder
-                          lambda: match_learned(matcher, a.at_side(max_side)[0], b.at_side(max_side)[0]), a, b)
+    if method in LEARNED:  # seconds of CPU per image and pair: remembered per image content, like SIFT's
+        what = ("learned", method, max_side, id(matcher))  # the matcher: one per weights folder
+
+        def described(view: WorkingView) -> Any:
+            return features(view, what, lambda: extract_learned(matcher, view.at_side(max_side)[0]))
+
+        pa, pb = remember(what, lambda: match_learned_features(matcher, described(a), described(b)), a, b)
     else:
         pa, pb = _classical_matches(method, a, b, max_side)
     timings[f"{method}_match"] = time.perf_counter() - t0
@@ -311,6 +316,35 @@ def _run_method(method: str, a: WorkingView, b: WorkingView, model: str, max_sid
     return result_from_matches(method, model, pa, pb, INLIER_TOL_WORK_PX / sb, size_a, size_b, timings, K_a, K_b)
 
 
+def _run_turned(method: str, a: WorkingView, b: WorkingView, turns: int, model: str, max_side: int,
+                config: Config | None, K_a: Any, K_b: Any) -> MatchResult:
+    """:func:`_run_method` on b turned ``turns`` quarter turns counter-clockwise, its matches carried back to b's
+    own pixels before the fit (see :mod:`tools.views.turns`)."""
+    timings: dict[str, float] = {}
+    pa, pb_turned, sb = _tentative(method, a, turned_view(b, turns), max_side, config, timings)
+    pb = unturn_points(pb_turned, turns, b.full_size)
+    return result_from_matches(method, model, pa, pb, INLIER_TOL_WORK_PX / sb, a.full_size, b.full_size, timings,
+                               K_a, K_b)
+
+
+def _retry_turned(result: MatchResult, a: WorkingView, b: WorkingView, model: str, max_side: int,
+                  config: Config | None, K_a: Any, K_b: Any) -> MatchResult:
+    """The learned matcher on b turned by each of :data:`QUARTER_TURNS` until one is confident; the most
+    confident of ``result`` and those tried is returned (``tried`` names each as "aliked@side+turnN")."""
+    best, tried, timings = result, list(result.tried), dict(result.timings)
+    for turns in QUARTER_TURNS:
+        second = _run_turned("aliked", a, b, turns, model, max_side, config, K_a, K_b)  # weights: checked before
+        tried.append(f"aliked@{max_side}+turn{90 * turns}")
+        for name, seconds in second.timings.items():
+            timings[name] = timings.get(name, 0.0) + seconds
+        if second.confident or second.confidence > best.confidence:
+            best = second
+        if best.confident:
+            break
+    best.timings, best.tried = timings, tried
+    return best
+
+
 def coarse_side(max_side: int) -> int:
     """Working size of the coarse SIFT retry: half of ``max_side``, at least ``MIN_COARSE_SIDE`` px."""
     return max(MIN_COARSE_SIDE, int(max_side * COARSE_FACTOR))
@@ -322,8 +356,9 @@ def match_views(image_a: Image | bytes, image_b: Image | bytes, *, method: str =
     """Match two views and fit ``model`` robustly; coordinates are full-resolution pixels.
 
     ``method``: "sift" | "orb" | "aliked" | "aliked_rot" | "disk" | "auto" (SIFT; when it is not confident SIFT
-    again at :func:`coarse_side`, then ALIKED+LightGlue; the first confident, else the most confident result is
-    returned, ``tried`` lists what ran). ``model``: "homography" |
+    again at :func:`coarse_side`, then ALIKED+LightGlue, then ALIKED+LightGlue on b turned by quarter turns with
+    the matches carried back to b's pixels; the first confident, else the most confident result is returned,
+    ``tried`` lists what ran). ``model``: "homography" |
     "fundamental" | "essential" (needs 3x3 ``K_a``, ``K_b``). Features are found on copies downscaled so that the
     longer side is ≤ ``max_side`` px (learned backends ≤ ``LEARNED_MAX_SIDE``). Raises ``ToolError`` for bad input
     and ``agent.config.MissingWeightsError`` when a learned backend's weights are absent.
@@ -348,13 +383,19 @@ def match_views(image_a: Image | bytes, image_b: Image | bytes, *, method: str =
                 second = _run_method(fallback, a, b, model, side, config, K_a, K_b)
             except MissingWeightsError as exc:  # keep the classical answer (not confident) and say why
                 result.reason = f"{result.reason}; learned fallback unavailable: {exc}"
-                break
+                return _finish_timings(result, load_s, t0)
             timings = {**second.timings, **{k: v for k, v in result.timings.items() if k not in second.timings}}
             timings["fit"] = result.timings["fit"] + second.timings["fit"]
             tried = result.tried + [f"{fallback}@{side}"]
             if second.confident or second.confidence > result.confidence:
                 result = second
             result.timings, result.tried = timings, tried
+        if not result.confident:  # learned features are not rotation-invariant: try b turned by quarter turns
+            result = _retry_turned(result, a, b, model, max_side, config, K_a, K_b)
+    return _finish_timings(result, load_s, t0)
+
+
+def _finish_timings(result: MatchResult, load_s: float, t0: float) -> MatchResult:
     result.timings["load_images"] = load_s
     result.timings["total"] = time.perf_counter() - t0
     return result
