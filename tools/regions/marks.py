@@ -14,7 +14,8 @@ colour near one of a few anchor points of the box, so one mechanism serves them:
    with the text as holes.
 2. Place (:mod:`tools.regions.mark_places`): each piece's distance from the anchor of each placement (e.g. its
    bottom centre from the box's top centre), in label heights; every box takes the piece nearest to one of its
-   anchors, one piece per box (``scipy.optimize.linear_sum_assignment``), within MAX_COST; where nearly all of an
+   anchors, one piece per box (``scipy.optimize.linear_sum_assignment``), within MAX_COST, among the pieces that the
+   ink of its colour found whole (a box of another colour may see a part of a label); where nearly all of an
    image's labels sit at one place, a piece elsewhere loses ties.
 3. Read: the piece's box is read off the picture by the label recognizer (:mod:`tools.regions.label_reader`, which reads
    the number of "Region 3" as of "3", on a fill or in strokes).
@@ -234,17 +235,22 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
     from tools.regions.label_reader import READER
 
     pieces: list[tuple[int, int, int, int]] = []
-    inks: list[np.ndarray] = []   # the line colour each piece was found in
+    # the line colours of the rectangles whose ink found each piece whole: a box of another colour nearby may see
+    # a part of a label (the strokes near its own hue), which then is no label of its colour
+    inks: list[list[np.ndarray]] = []
     for i in todo:
+        colour = np.asarray(rects[i].colour, np.float32)
         for p in ink_pieces(rgb, rects[i], rects, height, light):
             if any(pixel_iou(p, t) > 0 for t in taken):   # shares a pixel with a taken label
                 continue
             held = [k for k, q in enumerate(pieces) if _contains(q, p) or _contains(p, q)]
             if not held:
                 pieces.append(p)
-                inks.append(np.asarray(rects[i].colour, np.float32))
+                inks.append([colour])
+            elif p in pieces:
+                inks[pieces.index(p)].append(colour)
             elif all(_contains(p, pieces[k]) for k in held):   # a window that cut a label short saw a part of it
-                pieces[held[0]] = p
+                pieces[held[0]], inks[held[0]] = p, [colour]
     if not pieces:
         return {}
     boxes_of = [rects[i] for i in todo]
@@ -259,7 +265,8 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
     boxes = [_label_box(pieces[chosen[k]], names[k, chosen[k]] == "centre") for k in order]
     if light:
         cores = [_label_box(letters_at(rgb, pieces[chosen[k]], anchor_point(boxes_of[k].box, names[k, chosen[k]],
-                                                                             True), height, inks[chosen[k]]), False)
+                                                                             True), height,
+                                         _ink_of(inks[chosen[k]], boxes_of[k], light)), False)
                  for k in order]
         reads = light_reads(rgb, boxes, LIGHT_PAD * height, cores)
     else:
@@ -268,15 +275,21 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
             for k, (rid, text, conf) in zip(order, reads)}
 
 
-def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[np.ndarray], height: float,
-           light: bool, usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+def _ink_of(colours: list[np.ndarray], rect: Rect, light: bool) -> np.ndarray:
+    """The colour, of those a piece was found in, that is ink of ``rect``'s colour (the first, where none is)."""
+    own = np.asarray(rect.colour, np.float32)
+    return next((c for c in colours if is_ink(c, own, light=light)), colours[0])
+
+
+def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[list[np.ndarray]],
+           height: float, light: bool, usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
     """(rectangles x pieces) placement costs (:func:`place_cost`, inf for a piece of another colour) and the
     place each pair takes (``light``: of light labels)."""
     cost = np.full((len(rects), len(pieces)), np.inf)
     names: dict[tuple[int, int], str] = {}
     for i, rect in enumerate(rects):
         for j, p in enumerate(pieces):
-            if not is_ink(inks[j], np.asarray(rect.colour, np.float32), light=light):
+            if not any(is_ink(c, np.asarray(rect.colour, np.float32), light=light) for c in inks[j]):
                 continue
             ph = max(p[3] - p[1] + 1, 0.5 * height)
             cost[i, j], names[i, j] = place_cost(p, rect.box, ph, usual, light)
