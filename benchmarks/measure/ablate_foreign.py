@@ -23,7 +23,7 @@ from typing import Any
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 from benchmarks.figures import write_figures  # noqa: E402
-from benchmarks.measure.ablate_regions import switched_off  # noqa: E402
+from benchmarks.measure.ablate_regions import PASSES, switched_off  # noqa: E402
 from benchmarks.measure.foreign_overlays import read_one  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +56,9 @@ def ablate(regions: Path, activity: dict[str, Any], most: int) -> dict[str, Any]
     for name, d in activity["passes"].items():
         images = d.get("changed_on", [])
         if not 0 < len(images) <= most:
+            continue
+        if name not in PASSES:   # an activity file measured before the pass was removed from the reader
+            print(f"{name:22} is no pass of the reader now: skipped", flush=True)
             continue
         on, off = [0, 0], [0, 0]
         for image in images:

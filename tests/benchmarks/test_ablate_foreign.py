@@ -45,3 +45,11 @@ def test_only_passes_active_on_few_named_images_are_read(tmp_path: Path, monkeyp
     res = ablate_foreign.ablate(_set(tmp_path), activity, most=2)
     assert list(res) == ["letter_boxes"] and len(reads) == 2   # with the pass and without it
     assert res["letter_boxes"]["exact_on"] == res["letter_boxes"]["exact_off"] == 1
+
+
+def test_a_pass_the_reader_no_longer_has_is_skipped(tmp_path: Path, monkeypatch) -> None:
+    # an activity file written before a pass was removed still names it: it is left out, not switched off
+    reads: list[str] = []
+    monkeypatch.setattr(ablate_foreign, "read_one", lambda path: reads.append(path) or {"regions": []})
+    activity = {"passes": {"a_removed_pass": {"changed_on": ["a.jpg"]}}}
+    assert ablate_foreign.ablate(_set(tmp_path), activity, most=2) == {} and reads == []
