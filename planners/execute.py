@@ -96,6 +96,12 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
 
 async def count(ctx: ToolContext, p: Program) -> Evidence:
     label = (p.objects() or ["object"])[0]
+    boxes = None  # the regions counted in (None: the whole frame), read first: a missing one needs no detector run
+    if p.regions():
+        regions, _, _ = await read_regions(ctx, 0, p.regions())
+        if missing := [i for i in p.regions() if i not in regions]:
+            return undecided(f"counting '{label}' inside region(s) {missing}: the region could not be read in the image")
+        boxes = [regions[i]["bbox"] for i in p.regions()]
     try:
         r = await ctx.call("detect", image=ctx.images[0])
     except ToolCallError as exc:
@@ -108,15 +114,11 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
                          "detector weights to count other classes)")
     if not r.get("count_reliable", True):
         return undecided(f"the {label} count is not reliable on this image: {r.get('reason')}")
-    counts = r.get("counts") or {}
-    n = sum(int(counts.get(k, 0)) for k in wanted)
     conf, measured = count_confidence(r.get("count_accuracy") or {}, wanted)
-    where = ""
-    if p.regions():
-        regions, _, _ = await read_regions(ctx, 0, p.regions())
-        if missing := [i for i in p.regions() if i not in regions]:
-            return undecided(f"counting '{label}' inside region(s) {missing}: the region could not be read in the image")
-        boxes = [regions[i]["bbox"] for i in p.regions()]
+    if boxes is None:
+        counts = r.get("counts") or {}
+        n, where = sum(int(counts.get(k, 0)) for k in wanted), ""
+    else:
         n = sum(d["label"] in wanted and any(_centre_inside(d["bbox"], b) for b in boxes)
                 for d in r.get("detections") or [])
         where = f" with their centre inside region(s) {', '.join(map(str, p.regions()))}"

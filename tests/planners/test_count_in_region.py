@@ -13,6 +13,7 @@ PEOPLE = [[420, 220, 440, 260], [500, 250, 520, 300], [100, 60, 120, 100], [300,
 
 def _server() -> FastMCP:
     srv = FastMCP("test-count-region")
+    srv.detections = 0  # type: ignore[attr-defined]
 
     @srv.tool()
     def read_regions(image: str, expected_ids: list[int] | None = None, annotate: bool = False) -> dict:
@@ -23,6 +24,7 @@ def _server() -> FastMCP:
     @srv.tool()
     def detect(image: str, labels: list[str] | None = None, conf: float | None = None, tile: str = "auto",
                annotate: bool = False) -> dict:
+        srv.detections += 1  # type: ignore[attr-defined]
         rows = [{"label": "person", "score": 0.8, "bbox": b} for b in PEOPLE]
         return {"detections": rows, "counts": {"person": len(rows)}, "known_labels": ["person"],
                 "count_reliable": True, "reason": None, "model": "fake", "count_accuracy": {}}
@@ -37,9 +39,10 @@ def test_a_count_inside_a_region_counts_the_boxes_centred_in_it(agent, images) -
     assert not b.abstained and b.text.startswith("1"), b.text
 
 
-def test_a_count_in_a_region_that_cannot_be_read_abstains_naming_it(agent, images) -> None:
-    a = ask(agent, _server(), images[:1], "How many people are in region 8?")
-    assert a.abstained and "8" in a.reason
+def test_a_count_in_a_region_that_cannot_be_read_abstains_naming_it_without_running_the_detector(agent, images) -> None:
+    srv = _server()
+    a = ask(agent, srv, images[:1], "How many people are in region 8?")
+    assert a.abstained and "8" in a.reason and srv.detections == 0
 
 
 def test_two_counts_of_named_classes_in_one_question_get_two_answers(agent, images) -> None:
