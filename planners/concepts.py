@@ -15,7 +15,7 @@ UNIT_RX = r"metres?|kilometres?|feet|foot|yards|miles|centimetres?|millimetres?|
 # --- concepts: how people ask for each quantity (patterns over normalised text) --------------------------------
 C = {
     "clock": r"o'?\s?clock|\bclock\b|\bwhat hour\b|\bwhich hour\b|\bhour\b",
-    "compass": r"\bcompass\b|\bcardinal\b|\bnorth|\bsouth|\beast(ward)?\b|\bwest(ward)?\b|true north|8-point|"
+    "compass": r"\bcompass\b|\bcardinal\b|\bazimuth\b|\bnorth|\bsouth|\beast(ward)?\b|\bwest(ward)?\b|true north|8-point|"
                r"eight-point|\bn, ne\b|\bnw\b|\bne\b",
     "direction": r"which way|what way|what direction|which direction|\bdirection\b|\bbearing\b|\bheading\b|"
                  r"\bfac(e|es|ing)\b|\bpoint(ing|ed|s)?\b|\boriented\b|\borientation\b|\bnose\b|\bwhere\b",
@@ -32,7 +32,7 @@ C = {
                     r"change in yaw|\byaw\b",
     "distance": r"how far|\bdistance\b|\bbaseline\b|\bseparat|\bspacing\b|\bspaced\b|\bapart\b|\bgap\b|\boffset\b|"
                 r"\b(in|into) (" + UNIT_RX + r")\b|\blength\b|\bleg\b|how much ground|"
-                r"how many (" + UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
+                r"how (many|much) (" + UNIT_RX + r")\b|tape measure|as the crow flies|\bhop\b|how long would|"
                 r"\bdisplacement\b|\btranslat(e|ed|ion)\b|\b(in|into) m\b",
     "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
                 r"how far (off|over) the (ground|deck|surface|terrain)|"
@@ -75,7 +75,9 @@ C = {
             r"\borthogonal\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
-            r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b",
+            r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b|"
+            r"\b(from|taken) (directly |straight )?(above|overhead)\b|\b(directly|straight) (above|overhead)\b|"
+            r"\babove directly\b|\bfrom (the |a )?side\b|\bside[- ](on|view)\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|"
                 r"what is the\b(?! (nearest|closest|farthest|furthest|most distant)\b)|"
@@ -86,7 +88,7 @@ C = {
     "object_size": r"\b(height|width|length|size) of (the|a|an) (?!drone|aircraft|camera|uav|flight|image|photo|"
                    r"picture|frame|ground|patch|area|scene|lens|sensor|pixel|strip|swath|stretch|footprint|view)|"
                    r"\bhow (wide|tall|long|big) is (the|a|an|one|each) (?!(single |whole |entire )?(?:drone|aircraft|camera|uav|image|photo|picture|"
-                   r"frame|ground|patch|area|scene|pixel|strip|swath|stretch|footprint|view))",
+                   r"frame|ground|patch|area|scene|pixel|strip|swath|stretch|footprint|view|terrain|land|landscape|site))",
     "correspondence": r"\b(region|box|id) pairs?\b|\bshared regions?\b|\bpairs? (of|up)\b|\bcorrespond(ing|ence)s?\b|"
                       r"\b(list|give|name) (the |all )?pairs\b|\bcorrespond to (the |other )?regions\b|"
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
@@ -107,16 +109,16 @@ C = {
                     r"^(same|different|both)\b[^?]*\?\s*$|"
                     r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$|\bor not\b",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
-                       r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how many (" + UNIT_RX + r")\b|"
+                       r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how (many|much) (" + UNIT_RX + r")\b|"
                        r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b|\btransformation\b|"
                        r"\b(degrees|angle) and (" + UNIT_RX + r")\b|\b(" + UNIT_RX + r") and (degrees|angle)\b",
     "direction_wh": r"which way|what way|what direction|which direction|what bearing|which bearing|\bbearing\b|"
-                    r"\bheading\b|\bfacing\b|\bface\b|compass|where .*\b(point|face|look)",
+                    r"\bheading\b|\bfacing\b|\bface\b|compass|\bazimuth\b|where .*\b(point|face|look)",
     "how_much": r"how much|how many|by what|what angle|\bangle\b|signed|how far",
 }
 _RX = {k: re.compile(v) for k, v in C.items()}
 PERSON = r"people|persons?|pedestrians?|humans?|men|women|walkers?|heads?"
-NON_COUNT = re.compile(r"how many (square )?(" + UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
+NON_COUNT = re.compile(r"how (many|much) (square )?(" + UNIT_RX + r"|degrees|cm|mm|hours?|times|percent|pixels?)\b")
 
 
 def has(concept: str, text: str) -> bool:
