@@ -8,13 +8,18 @@ from planners.conventions import parse_conventions
 from planners.execute_camera import OPERATIONS as _  # noqa: F401  (registers the camera operation)
 from planners.execute_regions import OPERATIONS
 from planners.plans import Evidence, found, undecided
-from planners.program import Program
+from planners.comparison import judge
+from planners.program import Ask, Program
 from planners.router import program_understanding
 from planners.toolbox import ToolContext
 
 
 async def run_program(ctx: ToolContext, program: Program) -> Evidence:
     """The evidence for ``program`` (a compound one when it has a second part)."""
+    if program.then is None and program.compare is not None:
+        ask = Ask.HEADING_CHANGE if program.ask == Ask.TURNED else program.ask   # the turn's size is compared
+        measure = program.model_copy(update={"ask": ask, "form": "value", "compare": None})
+        return judge(program.compare, ask, await OPERATIONS[ask](ctx, measure))
     if program.then is None:
         return await OPERATIONS[program.ask](ctx, program)
     parts = [program.model_copy(update={"then": None}), program.then]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from planners.comparison import COMPARABLE, LENGTHS, read_comparison
 from planners.concepts import NON_COUNT, UNIT_WORDS, has
 from planners.conventions import parse_options, without_format_examples
 from planners.lexicon import normalise
@@ -111,6 +112,10 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
         program.expect = "same"
     if program.ask == Ask.QUALITY and program.form == "yes_no" and re.search(POSITIVE_QUALITY, rest):
         program.expect = "no_" + (program.expect or "any")
+    if program.ask in COMPARABLE and (c := read_comparison(rest)) is not None and (
+            program.form == "yes_no" or has("yes_no_start", rest)):
+        program.form, program.compare = "yes_no", c
+        program.understood.append(f"compared: {c.op} {c.value:g}{' ' + c.unit if c.unit else ''}")
     program.understood += [f"stated: {s.strip()}" for s in stated.spans]
     if program.ask == Ask.COUNT:
         program.operands.append(Referent(kind="object", label=_count_label(rest)))
@@ -149,7 +154,7 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.CLOCK, why="clock hour of a region")
         if has("order", t):
             return make(Ask.ORDER, why="regions by distance")
-        if has("distance", t) and len(regions) >= 2:
+        if len(regions) >= 2 and (has("distance", t) or (c := read_comparison(t)) is not None and c.unit in LENGTHS):
             return make(Ask.DISTANCE, why="ground distance between regions")
         if has("distance", t) and len(regions) == 1 and re.search(DRONE, t):
             return make(Ask.DISTANCE, [*regions, Referent(kind="camera", image=1)],
@@ -213,6 +218,11 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         yn = yes_no and not either
         return make(Ask.TILT, form="yes_no" if yn else "label", expect=_tilt_expect(t) if yn else None,
                     why="nadir or oblique")
+    if n == 1 and not regions and yes_no and (c := read_comparison(t)) is not None:
+        if c.unit in LENGTHS and re.search(r"\b(higher|lower|above|below|fl(y|ying|ew|own)|up)\b", t):
+            return make(Ask.ALTITUDE, [Referent(kind="camera", image=1)], why="height of the camera, compared")
+        if c.unit is None and named_class(t):
+            return make(Ask.COUNT, why="number of objects, compared")
     if has("semantic", t) or yes_no:
         return make(Ask.SEMANTIC, why="needs recognition of what things are")
     if n == 1 and named_class(t) and (re.search(r"\b(number|amount|quantity|how much|total)\b", t)
@@ -323,9 +333,15 @@ def _order(t: str) -> str:
     return "farthest_first" if re.search(r"farthest|furthest|most distant|longest", t) else "nearest_first"
 
 
+EXCLUDED = re.compile(r"\b(?:not counting|not including|excluding|except(?: for)?|ignoring|other than|apart from|"
+                      r"besides|leaving out|leave out|without counting)\s+(?:the |any |all )?[a-z-]+"
+                      r"(?:\s+(?:and|or)\s+(?:the )?[a-z-]+)?")
+
+
 def _count_label(t: str) -> str:
     """The object class counted: the first class of the synonym table :mod:`planners.object_classes` named, else
-    the phrase."""
+    the phrase. A class the question sets aside ("not counting the cars", "other than trucks") is not it."""
+    t = EXCLUDED.sub(" ", t)
     named = named_class(t)
     if named:
         return named

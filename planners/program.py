@@ -79,6 +79,15 @@ class Conventions(BaseModel):
     normalized_boxes: bool = False
 
 
+class Comparison(BaseModel):
+    """A threshold a yes/no question compares the asked quantity with ("higher than 100 m": gt 100 m)."""
+
+    model_config = ConfigDict(extra="forbid")
+    op: Literal["gt", "ge", "lt", "le"]
+    value: float
+    unit: str | None = Field(None, description="m, km, cm, mm, ft, yd, mi, in or deg; None: a bare number")
+
+
 class Program(BaseModel):
     """One question as a typed program (see the module docstring)."""
 
@@ -90,6 +99,7 @@ class Program(BaseModel):
         "value", description="value: the quantity itself; yes_no: a yes/no question about it (see `expect`); "
         "label: a word (nadir/oblique, blur ...); choice: pick one of the images or options")
     expect: str | None = Field(None, description="for yes_no: the state asked about (e.g. 'nadir', 'blur', 'same')")
+    compare: Comparison | None = Field(None, description="for yes_no: the threshold the asked quantity is compared with")
     task: str | None = Field(None, description="the benchmark task type this program is (planners.tasks name)")
     answer_format: str | None = Field(None, description="agent.answers.AnswerFormat member name of the answer")
     understood: list[str] = Field(default_factory=list, description="what the parser read, for the trace")

@@ -16,7 +16,7 @@ _NUM = r"(\d+(?:\.\d+)?)"
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1, "one": 1, "two": 2,
              "three": 3, "four": 4, "five": 5, "a": 1, "b": 2, "c": 3, "d": 4}
 REGION_NOUNS = (r"regions?|box(?:es)?|bbox(?:es)?|areas?|marks?|markers?|labels?|tags?|rectangles?|patch(?:es)?|spots?|"
-                r"zones?|items?|targets?|objects?|rois?|ids?")
+                r"zones?|items?|targets?|objects?|rois?|ids?|polygons?|outlines?|shapes?|circles?|annotations?|masks?")
 _REGION_QUALIFIER = r"(?:\s+(?:number|no\.?|numbered|labell?ed|tagged|marked|called|id|#))?"
 _ID_LIST = r"#?(\d{1,2})(?:\s*(?:,|and|&|/|or|to|-)\s*(?:(?:" + REGION_NOUNS + r")\s*)?#?\d{1,2}\b)*"
 _REGION = re.compile(r"\b(?:" + REGION_NOUNS + r")" + _REGION_QUALIFIER + r"\s*(?:#\s*)?(" + _ID_LIST + r")"

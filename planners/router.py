@@ -174,7 +174,7 @@ def program_understanding(program: Program, conv: Conventions) -> Understanding 
             return Understanding("Free:compound", "COMPOUND", "ask:compound", False, 1.0, "program", conv, [],
                                  program.model_dump(mode="json"))
         program = program.model_copy(update={"then": None})  # a part the executor cannot run: the first alone
-    fmt = PROGRAM_FORMATS.get((ask, form))
+    fmt = PROGRAM_FORMATS.get((ask, form)) if program.compare is None else "YES_NO"
     if ask == Ask.MOTION and program.expect == "compass":
         fmt = "COMPASS"
     if ask == Ask.TRANSFER:

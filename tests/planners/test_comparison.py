@@ -1,0 +1,85 @@
+"""Yes/no questions comparing a measured quantity with a stated number: read into the program's ``compare``, judged
+against the quantity's own operation. End to end on real photos of ``../shared/data``: truths from the files' own
+metadata (DJI XMP text in the JPEG bytes; the Parrot Sequoia survey's CSV summary of GPS positions)."""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+
+import pytest
+
+from agent.agent import Agent
+from agent.answers import YesNo
+from agent.config import Config
+from planners.comparison import judge
+from planners.evidence import found
+from planners.parse import parse_question
+from planners.program import Ask, Comparison
+
+PHRASINGS = [  # (question, images, ask, op, value, unit)
+    ("Is the drone higher than 100 m?", 1, Ask.ALTITUDE, "gt", 100.0, "m"),
+    ("was it flying below 400 feet", 1, Ask.ALTITUDE, "lt", 400.0, "ft"),
+    ("Are there more than ten people?", 1, Ask.COUNT, "gt", 10.0, None),
+    ("Do you see at least 3 cars?", 1, Ask.COUNT, "ge", 3.0, None),
+    ("Is the GSD better than 2 cm per pixel?", 1, Ask.GSD, "lt", 2.0, "cm"),
+    ("Were the two photos taken more than 50 m apart?", 2, Ask.DISTANCE, "gt", 50.0, "m"),
+    ("Did the heading change by over 30 degrees?", 2, Ask.TURNED, "gt", 30.0, "deg"),
+    ("Did the camera rotate no more than 5 degrees between the shots?", 2, Ask.TURNED, "le", 5.0, "deg"),
+    ("Are boxes 1 and 2 less than 15 feet apart?", 1, Ask.DISTANCE, "lt", 15.0, "ft"),
+]
+
+
+@pytest.mark.parametrize("question,n,ask,op,value,unit", PHRASINGS)
+def test_a_stated_threshold_makes_a_yes_no_comparison(question, n, ask, op, value, unit):
+    p = parse_question(question, n)
+    assert (p.ask, p.form) == (ask, "yes_no"), p.understood
+    assert p.compare == Comparison(op=op, value=value, unit=unit)
+
+
+@pytest.mark.parametrize("question,n", [("How high was the drone, in metres, at least roughly?", 1),
+                                        ("Did the camera turn?", 2), ("How many people are there?", 1),
+                                        ("How far apart were the two photos taken, in metres?", 2)])
+def test_no_threshold_no_comparison(question, n):
+    assert parse_question(question, n).compare is None
+
+
+def test_judging_converts_units_and_marks_close_calls():
+    metres = found({"metres": 91.44, "unit": "m"}, 0.9)   # 300 ft
+    assert judge(Comparison(op="gt", value=250, unit="ft"), Ask.ALTITUDE, metres)["value"] == {"value": True}
+    assert judge(Comparison(op="gt", value=350, unit="ft"), Ask.ALTITUDE, metres)["value"] == {"value": False}
+    close = judge(Comparison(op="gt", value=310, unit="ft"), Ask.ALTITUDE, metres)
+    assert close["value"] == {"value": False} and close["confidence"] <= 0.5
+    gsd = found({"m_per_px": 0.015, "unit": "cm"}, 0.9)   # 1.5 cm per pixel; a bare number is in cm per pixel
+    assert judge(Comparison(op="lt", value=2, unit=None), Ask.GSD, gsd)["value"] == {"value": True}
+    turn = found({"degrees": -170.0, "signed": True}, 0.85)   # a turn's size either way round
+    assert judge(Comparison(op="gt", value=90, unit="deg"), Ask.HEADING_CHANGE, turn)["value"] == {"value": True}
+    assert judge(Comparison(op="gt", value=90, unit="deg"), Ask.ALTITUDE, metres)["value"] is None  # no fit
+
+
+@pytest.fixture(scope="module")
+def agent() -> Agent:
+    return Agent(Config.from_env(), use_embeddings=False)
+
+
+def test_altitude_threshold_on_a_dji_photo(agent, shared_data):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    height = float(re.search(rb'RelativeAltitude="?\+?(-?[0-9.]+)', photo.read_bytes()).group(1))
+    below = agent.ask([photo], f"Was the drone flying higher than {height * 0.6:.0f} m?")
+    above = agent.ask([photo], f"is the drone above {height * 1.5 / 0.3048:.0f} feet?")
+    assert isinstance(below.value, YesNo) and below.value.value is True, below.reason
+    assert isinstance(above.value, YesNo) and above.value.value is False, above.reason
+
+
+def test_distance_threshold_between_parrot_photos(agent, shared_data):
+    folder = shared_data / "garfield_dev"
+    rows = list(csv.DictReader((folder / "exif_summary.csv").open()))[:2]
+    lat = [float(r["GPSLatitude"]) for r in rows]
+    lon = [float(r["GPSLongitude"]) for r in rows]
+    r = 6371008.8
+    metres = math.hypot(math.radians(lon[1] - lon[0]) * math.cos(math.radians(sum(lat) / 2)) * r,
+                        math.radians(lat[1] - lat[0]) * r)
+    images = [folder / row["SourceFile"] for row in rows]
+    a = agent.ask(images, f"Were these two shots taken less than {metres * 2:.0f} metres apart?")
+    assert isinstance(a.value, YesNo) and a.value.value is True, a.reason
