@@ -22,8 +22,9 @@ C = {
     "angle": r"how many degrees|\bdegrees\b|\bangular\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)",
-    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s? (is |are )?"
-                    r"(identical|unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|"
+    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s?\b[a-z0-9' ]{0,40}?"
+                    r"\b((is|are|was|were|stay(ed|s)?|remain(ed|s)?) )?(identical|unchanged|equal|the same)\b|"
+                    r"\b(heading|direction|orientation)s? (is |are )?(identical|unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|"
                     r"change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|"
                     r"changed direction|"
                     r"heading (has )?changed|heading change|\brotate(d)?\b|\bdifferent\b.*\b(heading|direction|"

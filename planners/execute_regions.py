@@ -77,6 +77,13 @@ async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) ->
 
 async def order(ctx: ToolContext, p: Program) -> Evidence:
     anchor = p.conventions.anchor
+    if p.form == "yes_no":  # "is region 6 closer than region 2?": the first named one ranks first of the two
+        first = next((i for i in p.regions() if anchor is None or i != anchor.id), None)
+        ranked = await order(ctx, p.model_copy(update={"form": "value", "conventions": p.conventions.model_copy(
+            update={"want_all": False})}))
+        if ranked["value"] is None or first is None:
+            return ranked if first is not None else undecided("no region to compare was named")
+        return found({"value": ranked["value"]["ids"][0] == first}, ranked["confidence"], ranked["reason"])
     if anchor is not None and anchor.kind == "region" and anchor.id is not None:
         return await order_from_region(ctx, p, anchor.id)
     if anchor is not None and anchor.kind == "centre":

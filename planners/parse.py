@@ -154,6 +154,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.CLOCK, why="clock hour of a region")
         if has("order", t):
             return make(Ask.ORDER, why="regions by distance")
+        if yes_no and len(regions) >= 2 and re.search(r"\b(closer|nearer|farther|further)\b", t):
+            return make(Ask.ORDER, form="yes_no", why="is the first region nearer (farther) than the other")
         if len(regions) >= 2 and (has("distance", t) or (c := read_comparison(t)) is not None and c.unit in LENGTHS):
             return make(Ask.DISTANCE, why="ground distance between regions")
         if has("distance", t) and len(regions) == 1 and re.search(DRONE, t):
@@ -330,7 +332,7 @@ def _order(t: str) -> str:
         return "nearest_first" if m.group(1) in ("nearest", "closest") else "farthest_first"
     if re.search(r"(nearest|closest) and (the )?(farthest|furthest)", t):
         return "nearest_first"
-    return "farthest_first" if re.search(r"farthest|furthest|most distant|longest", t) else "nearest_first"
+    return "farthest_first" if re.search(r"farthest|furthest|farther|further|most distant|longest", t) else "nearest_first"
 
 
 EXCLUDED = re.compile(r"\b(?:not counting|not including|excluding|except(?: for)?|ignoring|other than|apart from|"

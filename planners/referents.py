@@ -25,6 +25,8 @@ _HASH = re.compile(r"(?<![\w#])(?:#|\br)(\d{1,2})\b")
 # "the thing marked 4", "the car labelled 7": a drawn id named by its marking, whatever noun comes before
 _MARKED = re.compile(r"\b(?:marked|labell?ed|numbered|tagged)\s+(?:as\s+|with\s+(?:an?\s+|the\s+)?(?:number\s+)?)?"
                      r"(" + _ID_LIST + r")\b(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|%))")
+# "which region is closer, 2 or 8?": bare ids offered at the end of a question that names regions
+_OFFERED = re.compile(r"[,:]\s*((?:#?\d{1,2}\s*,\s*)*#?\d{1,2}\s*,?\s*(?:or|and)\s*#?\d{1,2})\s*\??\s*$")
 _IMAGE_NOUNS = r"image|photo|picture|frame|shot|view|exposure|capture|camera|pic"
 _IMAGE = re.compile(r"\b(?:" + _IMAGE_NOUNS + r")s?\s*(?:#|no\.?|number)?\s*(\d|one|two|three|four|five|[a-d])\b"
                     r"|\b(first|second|third|fourth|fifth|last)\s+(?:" + _IMAGE_NOUNS + r")")
@@ -51,7 +53,8 @@ def region_ids(text: str) -> list[tuple[int, int | None]]:
     """(id, 1-based image or None) of every region mentioned, in order, without repeats."""
     found: list[tuple[int, int, int | None]] = []
     # "regions 4 and 5", "#3", "the things marked 2 and 5": every id of the matched list, at its place in the text
-    for m in [*_REGION.finditer(text), *_HASH.finditer(text), *_MARKED.finditer(text)]:
+    offered = [*_OFFERED.finditer(text)] if re.search(r"\b(?:" + REGION_NOUNS + r")\b", text) else []
+    for m in [*_REGION.finditer(text), *_HASH.finditer(text), *_MARKED.finditer(text), *offered]:
         img = _image_after(text[m.end(): m.end() + 40])
         found += [(m.start(1) + n.start(), int(n.group()), img) for n in re.finditer(r"\d{1,2}", m.group(1))]
     seen: dict[tuple[int, int | None], None] = {}

@@ -137,7 +137,7 @@ PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
     (Ask.GSD, "value"): "GSD", (Ask.COUNT, "value"): "COUNT", (Ask.OVERLAP, "choice"): "CHOICE",
     (Ask.QUALITY, "yes_no"): "YES_NO", (Ask.QUALITY, "label"): "LABEL", (Ask.TILT, "yes_no"): "YES_NO",
     (Ask.TILT, "label"): "LABEL", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
-    (Ask.ORDER, "value"): "REGION_LIST", (Ask.SIDE, "label"): "LABEL", (Ask.SIDE, "yes_no"): "YES_NO",
+    (Ask.ORDER, "value"): "REGION_LIST", (Ask.ORDER, "yes_no"): "YES_NO", (Ask.SIDE, "label"): "LABEL", (Ask.SIDE, "yes_no"): "YES_NO",
     (Ask.CAMERA, "value"): "LABEL",
 }
 #: Asks that are benchmark task types, answered by the task's named program in its canonical format.
@@ -189,7 +189,7 @@ def program_understanding(program: Program, conv: Conventions) -> Understanding 
     if fmt is None or ask == Ask.OVERLAP and re.search(r"candidate|query|option|(reply|answer) with",
                                                          program.question.lower()):
         return None  # benchmark wording: the collaboration task answers with an option letter
-    named = ask == Ask.ORDER or (ask == Ask.CLOCK and bool(program.regions())) or ask == Ask.HEADING_CHANGE
+    named = ask == Ask.ORDER and form == "value" or (ask == Ask.CLOCK and bool(program.regions())) or ask == Ask.HEADING_CHANGE
     task = NAMED_PROGRAMS[ask] if named else f"Free:{ask.value}"
     return Understanding(task, fmt, f"ask:{ask.value}", False, 1.0, "program", conv, [],
                          program.model_dump(mode="json"))

@@ -83,3 +83,42 @@ def test_distance_threshold_between_parrot_photos(agent, shared_data):
     images = [folder / row["SourceFile"] for row in rows]
     a = agent.ask(images, f"Were these two shots taken less than {metres * 2:.0f} metres apart?")
     assert isinstance(a.value, YesNo) and a.value.value is True, a.reason
+
+
+# --- is one region nearer (farther) than another: a yes/no over the ranking ------------------------------------
+@pytest.mark.parametrize("question,regions,order", [
+    ("From the centre of the frame, is area 6 closer than area 2?", [6, 2], "nearest_first"),
+    ("Is region 3 farther from the drone than region 1?", [3, 1], "farthest_first"),
+    ("is box 2 nearer to box 0 than box 5 is", [2, 0, 5], "nearest_first"),
+])
+def test_is_one_region_nearer_than_another_is_a_yes_no_ranking(question, regions, order):
+    p = parse_question(question, 1)
+    assert (p.ask, p.form, p.regions(), p.conventions.order) == (Ask.ORDER, "yes_no", regions, order)
+
+
+def test_which_is_farther_ranks_from_the_farthest():
+    p = parse_question("Which is farther from the camera, region 2 or region 8?", 1)
+    assert (p.ask, p.form, p.conventions.order) == (Ask.ORDER, "value", "farthest_first")
+
+
+def test_ids_offered_at_the_end_of_a_region_question_are_its_regions():
+    assert parse_question("Which region is closer to the drone, 2 or 8?", 1).regions() == [2, 8]
+    assert parse_question("Which box is nearest the camera: 1, 4 or 7?", 1).regions() == [1, 4, 7]
+    assert parse_question("How many people were there in 2019 or 2020?", 1).regions() == []
+
+
+def test_is_a_box_nearer_to_another_on_a_nadir_frame(agent):
+    """Truth from the drawn boxes of the example overlay (centre-to-centre distances on a straight-down frame)."""
+    import json
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    drawn = json.loads((examples / "regions_nadir.json").read_text())["regions"]
+    centre = {int(k): ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for k, b in drawn.items()}
+    anchor = 1
+    near, *_, far = sorted((i for i in centre if i != anchor), key=lambda i: math.dist(centre[anchor], centre[i]))
+    for first, second, truth in ((near, far, True), (far, near, False)):
+        a = agent.ask([examples / "regions_nadir.png"], f"Is box {first} closer to box {anchor} than box {second}?")
+        assert isinstance(a.value, YesNo) and a.value.value is truth, a.reason
+    b = agent.ask([examples / "regions_nadir.png"], f"Is region {far} farther from region {anchor} than region {near}?")
+    assert isinstance(b.value, YesNo) and b.value.value is True, b.reason
