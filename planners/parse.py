@@ -180,7 +180,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.CLOCK, _pair_refs(), why="where image 2 was taken, from image 1")
     if n == 2 and has("same_heading", t) and yes_no:
         return make(Ask.TURNED, _pair_refs(), form="yes_no", why="did the heading change")
-    if n == 2 and has("angle", t) and not has("compass", t):
+    if n == 2 and (has("angle", t) or re.search(r"\btransformation\b|\b(relative|camera) pose\b|\bpose change\b", t)) \
+            and not has("compass", t):
         if has("metric_distance", t) and not re.search(r"only the (angle|heading)|angle only", t):
             return make(Ask.POSE, _pair_refs(), why="heading change and distance")
         return make(Ask.HEADING_CHANGE, _pair_refs(), why="heading change")
@@ -303,7 +304,8 @@ def _conventions(t: str, s) -> Conventions:
         r"\b(" + "|".join(UNIT_WORDS) + r")\s*(?:/|per)\s*(?:px|pixel)", t) or re.search(
         r"how many (" + "|".join(UNIT_WORDS) + r")\b", t) or re.search(
         r"\b(" + "|".join(UNIT_WORDS) + r")\s+(?:is|are|would be)\s+(?:fine|ok|okay|good|great|preferred)\b|"
-        r"\b(?:units?)\s*[:=]?\s*(" + "|".join(UNIT_WORDS) + r")\b", t)
+        r"\b(?:units?)\s*[:=]?\s*(" + "|".join(UNIT_WORDS) + r")\b", t) or re.search(
+        r"[(\[]\s*(" + "|".join(UNIT_WORDS) + r"|m)\s*[)\]]", t)   # "the altitude (ft)"
     if m:
         unit = UNIT_WORDS[next(g for g in m.groups() if g)]
     elif re.search(r"\bcm\s*(/|per)", t):
