@@ -67,7 +67,7 @@ C = {
                 r"\b(rectangle|square)\b(?! ?(met|kilomet|km|feet|foot|ft|mile|yard|pixel|px))|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground|\bshows? (what|the same)\b",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
-              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift",
+              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift|\b(forwards?|backwards?|sideways|strafe[ds]?)\b",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
