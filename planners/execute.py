@@ -19,6 +19,7 @@ from planners.toolbox import ToolCallError, ToolContext
 
 Operation = Callable[[ToolContext, Program], Awaitable[Evidence]]
 TURN_THRESHOLD_DEG = 12.0  # a heading change at least this large counts as "turned" (hand-held yaw noise ~ 2-5 deg)
+CLIMB_THRESHOLD_M = 2.0  # a height change at least this large counts as a climb or descent (GPS/baro noise ~1 m)
 TURNING_MOTION_DEG = 45.0  # total yaw over a sequence from which the motion is described as turning
 METADATA_CONFIDENCE = 0.9  # values read from the file's own tags
 QUALITY_GROUPS = {"exposure": ["low_light", "overexposure"]}  # a question about exposure asks about either
@@ -46,11 +47,38 @@ def _source(g: dict, key: str) -> str | None:
 
 # --- one photo --------------------------------------------------------------------------------------------------
 async def altitude(ctx: ToolContext, p: Program) -> Evidence:
+    if sum(r.kind == "capture_point" for r in p.operands) >= 2 and len(ctx.images) >= 2:
+        return await altitude_change(ctx, p)
     g = await geometry(ctx, p)
     if g.get("altitude_m") is None:
         return _missing(g, "altitude_m", "height above ground")
     return found({"metres": float(g["altitude_m"]), "unit": p.conventions.unit or "m"}, METADATA_CONFIDENCE,
                  _source(g, "altitude"))
+
+
+async def altitude_change(ctx: ToolContext, p: Program) -> Evidence:
+    """Image 2's capture height minus image 1's, from the two files' altitude tags (relative ones, else sea-level
+    ones: their difference needs no ground elevation); a yes/no asks whether the drone climbed (descended) by more
+    than :data:`CLIMB_THRESHOLD_M`."""
+    try:
+        r = await ctx.call("pose_from_metadata", image_a=ctx.images[0], image_b=ctx.images[1])
+    except ToolCallError as exc:
+        return undecided(f"the height change needs the photos' altitude tags, which could not be read: {exc}")
+    source = (r.get("sources") or {}).get("vertical")
+    if source is None or not r.get("translation_m"):
+        return undecided("the height change needs an altitude tag in both photos (relative or GPS altitude); "
+                         f"{r.get('reason') or 'at least one has none'}")
+    up = float(r["translation_m"][2])
+    note = f"image 2's altitude minus image 1's, from their {source}"
+    if p.form == "label":
+        word = "climbed" if up >= CLIMB_THRESHOLD_M else "descended" if up <= -CLIMB_THRESHOLD_M else "stayed level"
+        return found({"text": f"{word} ({up:+.1f} m)"}, METADATA_CONFIDENCE, note)
+    if p.form == "yes_no":
+        moved = up >= CLIMB_THRESHOLD_M if p.expect != "down" else up <= -CLIMB_THRESHOLD_M
+        margin = abs(abs(up) - CLIMB_THRESHOLD_M)
+        return found({"value": moved}, METADATA_CONFIDENCE if margin > 1.0 else 0.5,
+                     f"{note}: {up:+.1f} m; a climb or descent means at least {CLIMB_THRESHOLD_M:.0f} m")
+    return found({"metres": up, "unit": p.conventions.unit or "m"}, METADATA_CONFIDENCE, note + " (negative: lower)")
 
 
 async def gsd(ctx: ToolContext, p: Program) -> Evidence:

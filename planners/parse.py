@@ -201,6 +201,12 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             r"\b(taken|shot|captured|snapped|locations?|positions?|spots?|capture points?)\b|"
             r"\bfrom (the )?(first|1st|earlier|previous|other)\b", t)):
         return make(Ask.COMPASS, _pair_refs(), why="compass direction of image 2's position from image 1's")
+    if n == 2 and not regions and re.search(CLIMB, t):
+        both_ways = bool(re.search(DESCENT, t)) and bool(re.search(r"\b(climb|ascen|rose|risen|gain|higher)", t))
+        form = "label" if both_ways else "yes_no" if yes_no else "value"
+        return make(Ask.ALTITUDE, _pair_refs("capture_point"), form=form,
+                    expect=("down" if re.search(DESCENT, t) else "up") if form == "yes_no" else None,
+                    why="height change from image 1's capture point to image 2's")
     if n == 2 and has("distance", t):
         return make(Ask.DISTANCE, _pair_refs("capture_point"), why="distance between the capture points")
     if n == 1 and has("altitude", t) and not regions:
@@ -285,6 +291,15 @@ def _with_format(program: Program, form_ask: Ask | None, n: int) -> Program:
     program.unsure = []
     program.understood = [f"asked: {program.ask.value} (the answer-format instruction)"]
     return program
+
+
+# a change of height between two photos: climbing or descending, "higher up than", an altitude difference
+CLIMB = (r"\b(climb(s|ed|ing)?|ascen(d|ds|ded|ding|t)|descen(d|ds|ded|ding|t)|rose|risen|sank|"
+         r"(gain|gained|lose|lost|drop|dropped) (height|altitude)|(altitude|height) (change|difference|gain|loss)|"
+         r"change (in|of) (altitude|height)|difference in (altitude|height)|(higher|lower) (up|down)|"
+         r"(height|altitude) ([a-z]+ ){0,4}(gain|gained|lose|lost|drop|dropped)|"
+         r"from (higher|lower)|(higher|lower) than)\b")
+DESCENT = r"\b(descen|sank|lose|lost|drop|lower|loss)"
 
 
 def _pair_refs(kind: str = "image") -> list[Referent]:
