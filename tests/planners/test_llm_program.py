@@ -60,3 +60,15 @@ def test_two_invalid_replies_give_no_program(server):
     s = server(["no json here", json.dumps({"ask": "distance", "colour": "red"})])
     program, why, _ = _write(s)
     assert program is None and "not valid" in why
+
+
+def test_a_program_comparing_with_a_stated_number_is_taken_and_checked(server):
+    """The comparison is part of the schema the LLM fills: a valid one is taken, a malformed one is retried."""
+    compared = {"ask": "altitude", "operands": [{"kind": "camera", "image": 1}], "form": "yes_no",
+                "compare": {"op": "gt", "value": 100, "unit": "m"}}
+    bad = {**compared, "compare": {"op": "bigger", "value": 100}}
+    s = server([json.dumps(bad), json.dumps(compared)])
+    llm = make_chat_model(s.url, "fake-model", max_retries=0)
+    program, why = asyncio.run(write_program(llm, "Is the drone higher than 100 m?", 1, []))
+    assert why is None and program.compare is not None and (program.compare.op, program.compare.value) == ("gt", 100)
+    assert "compare" in s.requests[-1]["body"]["messages"][-1]["content"]
