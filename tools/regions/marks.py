@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tools.regions.geom import pixel_iou
+from tools.regions.geom import pixel_iou, share_within
 from tools.regions.light import LIGHT_PAD, background, letters_at, light_ink, light_reads
 from tools.regions.mark_places import anchor_point, place_cost, supported_place, usual_place
 from tools.regions.strokes import light as is_light, neutral
@@ -55,6 +55,9 @@ MARKER_REACH = 3.0        # label heights around a box's centre searched for a n
 NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
 MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
 MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
+# a box lying this much (share of its area) within a label piece at least WORD_ASPECT times as wide as high is a
+# letter of that word closed into a rectangle (the "o" of "Region"), not a box; a marker is about as wide as high
+IN_WORD, WORD_ASPECT = 0.6, 1.5
 
 
 @dataclasses.dataclass
@@ -191,6 +194,11 @@ def _erase_lines(ink: np.ndarray, rect: Rect, origin: tuple[int, int]) -> None:
     clear(y1 - 1, y2 + 1, x2 - t, x2 + 1)
 
 
+def letter_of(box: Sequence[float], piece: Sequence[float]) -> bool:
+    """``box`` (px) is a letter of the word ``piece`` (inclusive px) closed into a rectangle (IN_WORD, WORD_ASPECT)."""
+    return piece[2] - piece[0] + 1 >= WORD_ASPECT * (piece[3] - piece[1] + 1) and share_within(box, piece) >= IN_WORD
+
+
 def _contains(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     """Piece ``a`` holds piece ``b``."""
     return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
@@ -283,13 +291,14 @@ def _ink_of(colours: list[np.ndarray], rect: Rect, light: bool) -> np.ndarray:
 
 def _costs(rects: Sequence[Rect], pieces: list[tuple[int, int, int, int]], inks: list[list[np.ndarray]],
            height: float, light: bool, usual: str | None = None) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
-    """(rectangles x pieces) placement costs (:func:`place_cost`, inf for a piece of another colour) and the
-    place each pair takes (``light``: of light labels)."""
+    """(rectangles x pieces) placement costs (:func:`place_cost`; inf for a piece of another colour, and for a
+    word a rectangle lies in, :func:`letter_of`) and the place each pair takes (``light``: of light labels)."""
     cost = np.full((len(rects), len(pieces)), np.inf)
     names: dict[tuple[int, int], str] = {}
     for i, rect in enumerate(rects):
         for j, p in enumerate(pieces):
-            if not any(is_ink(c, np.asarray(rect.colour, np.float32), light=light) for c in inks[j]):
+            if letter_of(rect.box, p) or not any(is_ink(c, np.asarray(rect.colour, np.float32), light=light)
+                                                 for c in inks[j]):
                 continue
             ph = max(p[3] - p[1] + 1, 0.5 * height)
             cost[i, j], names[i, j] = place_cost(p, rect.box, ph, usual, light)

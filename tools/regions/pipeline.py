@@ -59,8 +59,9 @@ Pipeline of :func:`read_regions`:
    (at their lines' centres) move out to their lines' outer edges, measured in the pixels
    (:mod:`tools.regions.edges`). Thin outlines that JPEG took the colour from, or drawn in white, light grey or a
    pale colour, are found by their line profile, at their outer edges, and labelled where renderers put labels
-   (:mod:`tools.regions.union`, :mod:`tools.regions.marks`); then a label glued on a box's top or bottom line is cut
-   off it (:func:`tools.regions.edges.off_glued_labels`).
+   (:mod:`tools.regions.union`, :mod:`tools.regions.marks`; a box lying in a read label's word is a letter of it
+   closed into a rectangle, :func:`tools.regions.marks.letter_of`); then a label glued on a box's top or bottom
+   line is cut off it (:func:`tools.regions.edges.off_glued_labels`).
 7. Translucent masks: a numbered marker that no box took as its label, with a tinted area closing around it, is a
    region whose box is the mask's extent (:mod:`tools.regions.masks`).
 """

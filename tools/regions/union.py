@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tools.regions.geom import iou
-from tools.regions.marks import read_marks
+from tools.regions.marks import letter_of, read_marks
 from tools.regions.thin import Rect, find_thin_rects
 
 SURE = 0.95        # recognizer confidence from which a thin rectangle's read overrules an unconfirmed first read
@@ -35,8 +35,12 @@ def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | Non
     if not rects:
         return regions
     marks = read_marks(rgb, rects)
-    taken = {r.id for r in regions if r.id >= 0}
-    out = list(regions)
+    # a box of the first pass lying in the word of a read label is one of its letters closed into a rectangle,
+    # which may have taken the label for its own
+    words = [(rect.box, m.label_box) for rect, m in zip(rects, marks) if m is not None and m.id is not None]
+    out = [r for r in regions if not any(letter_of(r.bbox, label) and iou(r.bbox, box) < SAME_PLACE
+                                         for box, label in words)]
+    taken = {r.id for r in out if r.id >= 0}
     for rect in rects:
         _outer_edge(rect, out)
     pending = [(rect, mark) for rect, mark in zip(rects, marks)
