@@ -5,7 +5,8 @@ Two sets, truth from HIT-UAV's Pascal VOC boxes (Person, Car, Bicycle, OtherVehi
   ``normal_xml/``, e.g. extracted from the repository with ``git archive HEAD normal_xml``), each frame seen at the
   weights' calibrated input size (``input_px``): per class AP at IoU 0.5
   (all-point interpolated precision/recall area, detections down to ``AP_CONF``), and per frame and class the count
-  error at the threshold a count question gets (the weights' calibrated per-class thresholds, else 0.25): mean
+  error at the threshold a count question gets (the weights' calibrated per-class thresholds, else 0.25, and their
+  calibrated suppression IoU): mean
   absolute error and the share of counts within ±1 or ±10 %, whichever is larger (over all frames, and over the
   frames holding the class);
 - the 12 frames of ``../shared/data/hit_uav_thermal`` (whose flights were left out of training): recall at IoU 0.5
@@ -85,7 +86,7 @@ def within(error: int, truth: int) -> bool:
 
 def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> dict:
     """AP50, recall at the counting threshold and count errors per class over (image, VOC xml) pairs."""
-    from tools.perception.detect import DEFAULT_CONF, DETECTOR_SIZE_PX, detect_report
+    from tools.perception.detect import DEFAULT_CONF, DETECTOR_SIZE_PX, NMS_IOU, detect_report
     from tools.perception.detector_choice import choose_detector
 
     cfg = config or Config.from_env(detector_domain="thermal")
@@ -111,7 +112,7 @@ def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> d
             n_truth[label] += len(gt)
             count_err[label].append((int((s >= count_conf[label]).sum()) - len(gt), len(gt)))
     out: dict = {"frames": len(frames), "model": model, "input_px": choice.input_size(DETECTOR_SIZE_PX),
-                 "count_conf": count_conf, "per_class": {}}
+                 "nms_iou": choice.nms_iou(NMS_IOU), "count_conf": count_conf, "per_class": {}}
     for label in VOC_LABELS.values():
         s, h = np.array(scores[label]), np.array(hits[label], bool)
         errs = count_err[label]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from training.thermal_calibrate import MIN_BUCKET_FRAMES, accuracy_by_detected, best_threshold, calibrate
+import numpy as np
+
+from training.thermal_calibrate import (MIN_BUCKET_FRAMES, NMS_CANDIDATES, accuracy_by_detected, best_threshold,
+                                      calibrate, choose_nms_iou, suppressed_scores)
 
 
 def test_the_threshold_counting_most_frames_right_is_chosen() -> None:
@@ -28,3 +31,41 @@ def test_the_sidecar_document_names_size_thresholds_and_accuracies() -> None:
     assert doc["imgsz"] == 640 and set(doc["score_thresholds"]) == {"person", "car", "bicycle", "other_vehicle"}
     person = doc["val_counts"]["person"]
     assert person["val_within_10pct_or_1"] == 1.0 and person["by_detected_count"][0]["within_10pct_or_1"] == 1.0
+
+
+def _raw_frame(boxes: list[list[float]], scores: list[float], labels: list[str], rejected: list[bool],
+               truth: dict[str, int]):
+    counts = {label: truth.get(label, 0) for label in ("person", "car", "bicycle", "other_vehicle")}
+    return (np.array(boxes, float).reshape(-1, 4), np.array(scores, float), labels, np.array(rejected, bool), counts)
+
+
+def test_suppression_is_per_class_and_a_dropped_box_still_suppresses() -> None:
+    twin = [[0, 0, 10, 10], [0, 0, 10, 8]]  # IoU 0.8
+    frame = _raw_frame(twin + twin, [0.9, 0.8, 0.7, 0.6], ["person", "person", "car", "car"],
+                       [False, False, True, False], {"person": 1, "car": 1})
+    kept = suppressed_scores([frame], 0.7)[0]
+    assert kept["person"] == ([0.9], 1)  # the twin suppressed
+    assert kept["car"] == ([], 1)  # the implausible car box suppressed its twin, then was dropped itself
+    assert suppressed_scores([frame], 0.9)[0]["person"] == ([0.9, 0.8], 1)
+
+
+def test_the_suppression_iou_counting_most_frames_right_is_chosen() -> None:
+    # three people per frame, each found twice by boxes overlapping at IoU 0.55 with the same score: only a
+    # suppression IoU under 0.55 counts them right; frames without anyone are right at every IoU
+    shift = 10 * (1 - 0.55) / (1 + 0.55)  # two 10x10 boxes this far apart overlap at IoU 0.55
+
+    def person(x: float) -> list[list[float]]:
+        return [[x, 0, x + 10, 10], [x + shift, 0, x + shift + 10, 10]]
+    boxes = [b for x in (0, 50, 100) for b in person(x)]
+    crowd = _raw_frame(boxes, [0.8] * 6, ["person"] * 6, [False] * 6, {"person": 3})
+    empty = _raw_frame([], [], [], [], {})
+    iou, right = choose_nms_iou([crowd] * 5 + [empty] * 5)
+    assert iou == min(NMS_CANDIDATES) and right[min(NMS_CANDIDATES)] > right[max(NMS_CANDIDATES)]
+    iou, _ = choose_nms_iou([empty] * 5)
+    assert iou == max(NMS_CANDIDATES)  # a tie keeps the larger IoU
+
+
+def test_the_sidecar_names_the_suppression_iou_it_was_calibrated_with() -> None:
+    frame = {"person": ([0.7], 1), "car": ([], 0), "bicycle": ([], 0), "other_vehicle": ([], 0)}
+    assert calibrate([frame] * 3, 640, 0.6)["nms_iou"] == 0.6
+    assert "nms_iou" not in calibrate([frame] * 3, 640)

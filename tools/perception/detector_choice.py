@@ -10,7 +10,8 @@ a YOLOv8s fine-tuned on HIT-UAV aerial thermal frames: person, car, bicycle, oth
 A weights file may come with a calibration (``<weights>.json`` beside it, written by ``training/thermal_calibrate.py``
 on the validation split): ``score_thresholds`` per class (detections are kept from those scores when the caller
 gives no threshold of its own), ``imgsz`` (the detector input size, px, the thresholds were chosen at; default
-640) and ``val_counts[label]`` (the measured share of frames whose count at that threshold is within ±1 or ±10 %,
+640), ``nms_iou`` (the non-maximum suppression IoU the thresholds were chosen with; default ultralytics' 0.7) and
+``val_counts[label]`` (the measured share of frames whose count at that threshold is within ±1 or ±10 %,
 ``by_detected_count`` for frames with as many detections: what a count answer's confidence is).
 """
 
@@ -54,6 +55,11 @@ class DetectorChoice:
         """Detector input size (px) the weights were calibrated at, else ``default``."""
         return _calibration(self.weights).input_px or default
 
+    def nms_iou(self, default: float) -> float:
+        """Non-maximum suppression IoU the weights were calibrated with, else ``default``."""
+        iou = _calibration(self.weights).nms_iou
+        return default if iou is None else iou
+
     def count_accuracy(self, counts: dict[str, int]) -> dict[str, float]:
         """Per label of ``counts`` (label → count detected at the calibrated thresholds), the measured share of
         validation frames with a detected count like it that were counted within ±1 or ±10 % ({} when not
@@ -71,11 +77,12 @@ class DetectorChoice:
 class Calibration(NamedTuple):
     """A weights file's sidecar ``<weights>.json`` as read (hashable, for the cache): ``thresholds`` (label, score)
     pairs, ``input_px`` the detector input size or None, ``count_accuracy`` per label its (least detected count,
-    share counted within tolerance) rows by increasing least count."""
+    share counted within tolerance) rows by increasing least count, ``nms_iou`` the suppression IoU or None."""
 
     thresholds: tuple[tuple[str, float], ...] = ()
     input_px: int | None = None
     count_accuracy: tuple[tuple[str, tuple[tuple[int, float], ...]], ...] = ()
+    nms_iou: float | None = None
 
 
 def _calibration(weights: str) -> Calibration:
@@ -97,7 +104,11 @@ def _read_calibration(key: tuple[str, int, int]) -> Calibration:
         if imgsz is not None and (isinstance(imgsz, bool) or int(imgsz) != imgsz or not 32 <= int(imgsz) <= 4096):
             raise ValueError(f"imgsz must be an integer number of pixels in [32, 4096], got {imgsz!r}")
         accuracy = tuple((str(k), _buckets(v)) for k, v in doc.get("val_counts", {}).items())
-        return Calibration(table, int(imgsz) if imgsz is not None else None, accuracy)
+        nms_iou = doc.get("nms_iou")
+        if nms_iou is not None and (isinstance(nms_iou, bool) or not 0.0 < float(nms_iou) <= 1.0):
+            raise ValueError(f"nms_iou must be a number in (0, 1], got {nms_iou!r}")
+        return Calibration(table, int(imgsz) if imgsz is not None else None, accuracy,
+                           float(nms_iou) if nms_iou is not None else None)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ToolError(f"unreadable score thresholds in {sidecar}: {exc}") from exc
 
