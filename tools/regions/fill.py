@@ -1,16 +1,20 @@
 """Filled label backgrounds of one overlay colour (used by :mod:`tools.regions.lines` and :mod:`tools.regions.pipeline`):
 solid areas thicker than a line once the gaps between their letters are closed, holding letters (enclosed holes);
-a background's box grown over its letters cut at its edge, for the picture read (:func:`with_cut_letters`).
+a background's box grown over its letters cut at its edge, for the picture read (:func:`with_cut_letters`); a
+disc-shaped one read off its letters on its fill colour (:func:`disc_pictures`).
 Masks are (H, W) uint8 0/1 or bool; boxes (x, y, w, h) are OpenCV component stats."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from tools.regions.frames import FRAMED, MIN_LETTER_SHARE, frame_around, frame_holds_letters
 from tools.regions.geom import MAX_LINE, components, drawn_extent, enclosed, open_rect
-from tools.regions.ocr import FILL_PAD, LETTER_PAD, LabelBlob, text_mask
+from tools.regions.label_reader import READER
+from tools.regions.ocr import FILL_PAD, LETTER_PAD, LabelBlob, Read, text_mask
 from tools.regions.prune import LABEL_MAX_H, LABEL_MAX_W
 
 LETTER_GAP = 5    # px, widest gap between a label background's letters closed to find it
@@ -132,3 +136,66 @@ def with_cut_letters(mask: np.ndarray, blob: LabelBlob) -> LabelBlob:
             out = [min(out[0], k[0] - LETTER_PAD), min(out[1], k[1] - LETTER_PAD),
                    max(out[2], k[2] + LETTER_PAD), max(out[3], k[3] + LETTER_PAD)]
     return LabelBlob((max(a, out[0]), max(b, out[1]), min(c, out[2]), min(d, out[3])), True)
+
+
+# a label blob whose corner squares (MARKER_CORNER_SIDE of its height) are drawn less than MARKER_CORNER, about
+# as wide as high (MARKER_ASPECT) and mostly drawn (MARKER_DRAWN: a stroke "0" is a ring, a third drawn) is a disc,
+# Set-of-Mark's numbered circle; one small enough is taken for stroke letters rather than a filled label
+MARKER_CORNER, MARKER_CORNER_SIDE, MARKER_ASPECT, MARKER_DRAWN = 0.35, 1 / 6, (0.8, 1.25), 0.55
+# a disc's letters (its holes) are its number, centred in it (within MARKER_OFF of its size) and at least
+# MARKER_LETTERS of its height tall: the holes of a bold stroke number ("19") are its counters, small and off-centre
+MARKER_LETTERS, MARKER_OFF = 0.3, 0.15
+LETTERS_PAD = 0.2   # letter heights of fill kept around a disc's letters when it is read
+
+
+def disc_pictures(rgb: np.ndarray, mask: np.ndarray, blobs: Sequence[LabelBlob], reads: list[Read]) -> list[Read]:
+    """``reads`` (the picture reads of ``blobs``), each label drawn as a disc (:func:`is_disc`) read again
+    off a picture of its letters alone on its fill colour (:func:`letters_on_fill`): the label recognizer learnt
+    labels on rectangular tags, and reads a disc's round edge as a "0" or "9" ("1" read "19", "3" read "0")."""
+    out = list(reads)
+    for k, blob in enumerate(blobs):
+        if is_disc(mask, blob.box):
+            patch, box = letters_on_fill(rgb, mask, blob.box)
+            out[k] = READER.read(patch, [box])[0]
+    return out
+
+
+def is_disc(mask: np.ndarray, box: Sequence[int]) -> bool:
+    """The label at ``box`` (x1, y1, x2, y2 px, end-exclusive) of ``mask`` is a disc: its box mostly drawn
+    (MARKER_DRAWN) but for its corners (MARKER_CORNER), about as wide as high (MARKER_ASPECT), with its letters
+    centred in it and tall (MARKER_OFF, MARKER_LETTERS)."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    w, h = x2 - x1, y2 - y1
+    if h < 6 or not MARKER_ASPECT[0] <= w / h <= MARKER_ASPECT[1]:
+        return False
+    m = mask[y1:y2, x1:x2] > 0
+    k = max(2, int(round(MARKER_CORNER_SIDE * h)))
+    corners = float(np.mean([m[:k, :k].mean(), m[:k, -k:].mean(), m[-k:, :k].mean(), m[-k:, -k:].mean()]))
+    if corners >= MARKER_CORNER or m.mean() < MARKER_DRAWN:
+        return False
+    ys, xs = np.nonzero(enclosed(m))
+    if not len(ys) or ys.max() + 1 - ys.min() < MARKER_LETTERS * h:
+        return False
+    return (abs(xs.min() + xs.max() + 1 - w) <= 2 * MARKER_OFF * w
+            and abs(ys.min() + ys.max() + 1 - h) <= 2 * MARKER_OFF * h)
+
+
+def letters_on_fill(rgb: np.ndarray, mask: np.ndarray, box: Sequence[int]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """A picture of a filled label's letters (the holes it encloses, grown by a px for their anti-aliased edges)
+    on its fill colour (the median of its drawn pixels), with a label height of fill around, and the box of its
+    letters in it, LETTERS_PAD of their height around them, as a tag is drawn around its text: what is left of the
+    picture around the letters (a disc's edge, the photo beyond) is gone."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    m = mask[y1:y2, x1:x2] > 0
+    letters = cv2.dilate(enclosed(m).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    pad = y2 - y1
+    patch = np.empty((y2 - y1 + 2 * pad, x2 - x1 + 2 * pad, 3), np.uint8)
+    patch[:] = np.median(rgb[y1:y2, x1:x2][m], axis=0) if m.any() else 0
+    inner = patch[pad:pad + y2 - y1, pad:pad + x2 - x1]
+    inner[letters] = rgb[y1:y2, x1:x2][letters]
+    ys, xs = np.nonzero(letters)
+    if not len(ys):
+        return patch, (pad, pad, pad + x2 - x1, pad + y2 - y1)
+    grow = LETTERS_PAD * (ys.max() + 1 - ys.min())
+    return patch, (int(round(pad + xs.min() - grow)), int(round(pad + ys.min() - grow)),
+                   int(round(pad + xs.max() + 1 + grow)), int(round(pad + ys.max() + 1 + grow)))

@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from tools.regions.fill import is_disc, letters_on_fill
 from tools.regions.geom import pixel_iou, share_within
 from tools.regions.light import LIGHT_PAD, background, letters_at, light_ink, light_reads
 from tools.regions.mark_places import anchor_point, place_cost, supported_place, usual_place
@@ -279,8 +280,27 @@ def _read_pass(rgb: np.ndarray, rects: Sequence[Rect], todo: list[int], height: 
         reads = light_reads(rgb, boxes, LIGHT_PAD * height, cores)
     else:
         reads = READER.read(rgb, boxes)
+        for n, k in enumerate(order):   # a marker drawn as a disc is read off its letters on its fill
+            if names[k, chosen[k]] == "centre":
+                reads[n] = _disc_read(rgb, pieces[chosen[k]], boxes_of[k].colour) or reads[n]
     return {todo[k]: Mark(rid, text, float(conf), pieces[chosen[k]], names[k, chosen[k]])
             for k, (rid, text, conf) in zip(order, reads)}
+
+
+def _disc_read(rgb: np.ndarray, piece: tuple[int, int, int, int], colour: Sequence[float]
+               ) -> tuple[int | None, str, float] | None:
+    """The read of a marker piece (inclusive px) drawn as a disc in ``colour`` (:func:`tools.regions.fill.is_disc`)
+    off its letters alone on its fill (:func:`tools.regions.fill.letters_on_fill`); None for another shape."""
+    from tools.regions.label_reader import READER
+
+    x1, y1, x2, y2 = piece
+    crop = rgb[y1:y2 + 1, x1:x2 + 1]
+    ink = is_ink(crop, np.asarray(colour, np.float32))
+    box = (0, 0, crop.shape[1], crop.shape[0])
+    if not is_disc(ink, box):
+        return None
+    patch, inner = letters_on_fill(crop, ink, box)
+    return READER.read(patch, [inner])[0]
 
 
 def _ink_of(colours: list[np.ndarray], rect: Rect, light: bool) -> np.ndarray:

@@ -25,7 +25,8 @@ Pipeline of :func:`read_regions`:
    the picture's own pixels at the blob (a filled one grown over letters cut at its trimmed edge,
    :func:`tools.regions.fill.with_cut_letters`) by the label recognizer (:mod:`tools.regions.label_reader`;
    :func:`tools.regions.ids.combine_reads` settles the two reads; a label box that ends on an outline's vertical
-   side is read cut off it too, :func:`tools.regions.ids.pictures_off_sides`); a label that runs into its box's
+   side is read cut off it too, :func:`tools.regions.ids.pictures_off_sides`; a label drawn as a disc, off its
+   letters on its fill, :func:`tools.regions.fill.disc_pictures`); a label that runs into its box's
    right side, or into another box's left side, is read past it (:func:`tools.regions.labels.across_right_side`;
    a "Region N" centred across both sides of a narrow box, past both: :func:`tools.regions.labels.centred_across`).
    Two label backgrounds drawn one against the other (beside stacked or crossing boxes) are split between their
@@ -86,7 +87,7 @@ from tools.regions.labels import across_right_side, filled_letters, label_blobs,
 from tools.regions.anchored import box_from_label, colour_lines, explained, orphan_labels
 from tools.regions.colours import CORE_MIN, colour_layers, colour_masks, overlay_mask  # noqa: F401 - re-exported
 from tools.regions.detect import label_by_detection
-from tools.regions.fill import filled_areas, with_cut_letters
+from tools.regions.fill import disc_pictures, filled_areas, with_cut_letters
 from tools.regions.lines import find_rectangles
 from tools.regions.ocr import LabelBlob, read_labels, read_pictures, settle_disagreements
 from tools.regions.places import (DRAWN_HEIGHT, image_place, label_by_siblings, labels_only, letter_boxes,
@@ -285,7 +286,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     # a filled label's letters cut at its trimmed edge are read whole; a label ending on a box side, off it too
     grown = [with_cut_letters(mask, b) for b in wide]
     seen, pictures = pictures_off_sides(rgb, grown, rects, [g != b for g, b in zip(grown, wide)])
-    pictures = settle_disagreements(rgb, seen, first, pictures)
+    # a disc's mask read (as stroke letters, the disc is a "0") and the third reader's are no vote on it
+    pictures = disc_pictures(rgb, mask, seen, settle_disagreements(rgb, seen, first, pictures))
     for k, j in enumerate(near_ids):
         mask_read = first[k]
         first[k], both = settle_reads(first[k], pictures[k], allowed)
