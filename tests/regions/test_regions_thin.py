@@ -188,3 +188,15 @@ def test_narrow_box_under_a_wider_label():
     boxes = {2: (300, 250, 322, 290), 13: (600, 200, 625, 240)}
     suav_boxes(img, boxes, (YELLOW, MAGENTA), 1)
     assert_read(img, boxes)
+
+
+def test_white_marker_on_pale_ground():
+    # Set-of-Mark: a white circle with a black number at the centre of a thin box, on pale pavement: at the usual
+    # white level the marker and the ground are one blob
+    ground = background(480, 360, seed=0).astype(int) - 120
+    img = np.clip(ground + np.array([222, 222, 218]), 0, 255).astype(np.uint8)
+    box = (150, 100, 260, 210)
+    outline(img, box, RED, 1)
+    marker(img, box, "3", WHITE, BLACK)
+    got = read_regions(jpeg_roundtrip(img, 80), outer_edges=True)
+    assert any(r.id == 3 and pixel_iou([int(round(v)) for v in r.bbox], box) >= 0.9 for r in got), got

@@ -54,6 +54,9 @@ MIN_ASPECT = 0.6         # label heights: narrowest label box read (a lone "1" i
 MARKER_INSET = 0.12      # share of a marker's width and height cut off each side before it is read
 MARKER_REACH = 3.0        # label heights around a box's centre searched for a neutral marker
 NEUTRAL_LIGHT, NEUTRAL_DARK = 190, 60   # least channel of a white marker, most channel of a black one
+# near-white and near-black: a white marker on pale pavement (a black one on shadow) merges with the ground at the
+# levels above, while JPEG keeps a marker's inside within a few levels of pure white (black)
+PURE_LIGHT, PURE_DARK = 235, 25
 MARKER_MIN, MARKER_MAX = 0.8, 4.5       # label heights: a marker's side
 MAX_COST = 2.0            # label heights: farthest a piece may lie from its anchor
 # a box lying this much (share of its area) within a label piece at least WORD_ASPECT times as wide as high is a
@@ -354,14 +357,16 @@ def _neutral_markers(rgb: np.ndarray, rects: Sequence[Rect], marks: list[Mark | 
 
 
 def centre_marker(rgb: np.ndarray, box: Sequence[int], height: float) -> tuple[int, int, int, int] | None:
-    """A white or black compact blob (a filled circle or square) on the centre of ``box``: its inclusive extent."""
+    """A white or black compact blob (a filled circle or square) on the centre of ``box``: its inclusive extent;
+    looked for again at near-white and near-black levels where ground as light (dark) joins it to a larger blob."""
     cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
     r = int(MARKER_REACH * height)
     x1, y1 = max(0, cx - r), max(0, cy - r)
     win = rgb[y1:cy + r + 1, x1:cx + r + 1]
     if win.size == 0:
         return None
-    for blob in (win.min(axis=2) >= NEUTRAL_LIGHT, win.max(axis=2) <= NEUTRAL_DARK):
+    least, most = win.min(axis=2), win.max(axis=2)
+    for blob in (least >= NEUTRAL_LIGHT, most <= NEUTRAL_DARK, least >= PURE_LIGHT, most <= PURE_DARK):
         filled = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
         best: tuple[float, tuple[int, int, int, int]] | None = None
