@@ -119,12 +119,17 @@ def test_shipped_thermal_detector_counts_cars_on_a_real_frame(shared_data: Path)
     assert abs(counted - truth) <= max(2, 0.15 * truth), (counted, truth)
 
 
+def _random_model_setup(random_weights: Path, path: Path, seed: int) -> tuple[Path, np.ndarray, Config]:
+    """A copy of the random thermal weights at ``path`` (its calibration file beside it is the test's), a noise
+    frame and the configuration that uses the copy."""
+    path.write_bytes(random_weights.read_bytes())
+    frame = np.repeat(np.random.default_rng(seed).integers(0, 255, (96, 120), dtype=np.uint8)[:, :, None], 3, axis=2)
+    return path, frame, Config(thermal_yolo_weights=str(path))
+
+
 def test_the_calibrated_input_size_is_the_size_the_whole_frame_is_seen_at(random_thermal_weights: Path,
                                                                          tmp_path: Path) -> None:
-    weights = tmp_path / "thermal_sized.pt"
-    weights.write_bytes(random_thermal_weights.read_bytes())
-    frame = np.repeat(np.random.default_rng(2).integers(0, 255, (96, 120), dtype=np.uint8)[:, :, None], 3, axis=2)
-    cfg = Config(thermal_yolo_weights=str(weights))
+    weights, frame, cfg = _random_model_setup(random_thermal_weights, tmp_path / "thermal_sized.pt", 2)
     scores = {px: [round(d.score, 6) for d in detect_report(frame, conf=0.0, tile=None, config=cfg,
                                                             input_px=px).detections] for px in (128, 320)}
     assert scores[128] != scores[320]  # the input size changes what a random model outputs
@@ -139,13 +144,15 @@ def test_the_calibrated_input_size_is_the_size_the_whole_frame_is_seen_at(random
     assert detect_report(frame, conf=0.0, tile=None, config=cfg).count_accuracy == {}
 
 
-@pytest.mark.parametrize("imgsz", ["large", 0, 640.5, True])
-def test_an_unusable_calibrated_input_size_is_a_clear_error(random_thermal_weights: Path, tmp_path: Path,
-                                                            imgsz: object) -> None:
-    weights = tmp_path / "thermal_badsize.pt"
+@pytest.mark.parametrize("key,value", [("imgsz", "large"), ("imgsz", 0), ("imgsz", 640.5), ("imgsz", True),
+                                       ("nms_iou", 0), ("nms_iou", 1.5), ("nms_iou", "loose"), ("nms_iou", True)])
+def test_an_unusable_calibrated_setting_is_a_clear_error(random_thermal_weights: Path, tmp_path: Path, key: str,
+                                                         value: object) -> None:
+    """An input size or suppression IoU in the weights' calibration file that the detector cannot run with."""
+    weights = tmp_path / "thermal_bad.pt"
     weights.write_bytes(random_thermal_weights.read_bytes())
-    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, "imgsz": imgsz}))
-    with pytest.raises(ToolError, match="imgsz|score thresholds"):
+    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, key: value}))
+    with pytest.raises(ToolError, match=f"{key}|score thresholds"):
         detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))
 
 
@@ -168,10 +175,7 @@ def test_the_count_accuracy_is_the_one_measured_for_as_many_detections(tmp_path:
 
 def test_the_calibrated_suppression_iou_is_the_one_the_detector_runs_with(random_thermal_weights: Path,
                                                                         tmp_path: Path) -> None:
-    weights = tmp_path / "thermal_nms.pt"
-    weights.write_bytes(random_thermal_weights.read_bytes())
-    frame = np.repeat(np.random.default_rng(3).integers(0, 255, (96, 120), dtype=np.uint8)[:, :, None], 3, axis=2)
-    cfg = Config(thermal_yolo_weights=str(weights))
+    weights, frame, cfg = _random_model_setup(random_thermal_weights, tmp_path / "thermal_nms.pt", 3)
 
     def boxes(rep) -> list[tuple]:
         return [(d.label, round(d.score, 6)) for d in rep.detections]
@@ -181,13 +185,3 @@ def test_the_calibrated_suppression_iou_is_the_one_the_detector_runs_with(random
     weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {k: 0.0 for k in ("person", "car")},
                                                         "nms_iou": 0.3}))
     assert boxes(detect_report(frame, conf=0.0, tile=None, config=cfg)) == tight
-
-
-@pytest.mark.parametrize("nms_iou", [0, 1.5, "loose", True])
-def test_an_unusable_calibrated_suppression_iou_is_a_clear_error(random_thermal_weights: Path, tmp_path: Path,
-                                                                 nms_iou: object) -> None:
-    weights = tmp_path / "thermal_badnms.pt"
-    weights.write_bytes(random_thermal_weights.read_bytes())
-    weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {"car": 0.5}, "nms_iou": nms_iou}))
-    with pytest.raises(ToolError, match="nms_iou|score thresholds"):
-        detect_report(_grey_frame(), config=Config(thermal_yolo_weights=str(weights)))
