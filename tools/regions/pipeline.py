@@ -151,10 +151,7 @@ def _fragments_read_grown(page: Page, regions: list[Region]) -> list[Region]:
 def _at_outer_edges(page: Page, regions: list[Region]) -> list[Region]:
     """With ``outer_edges``: boxes found at their lines' centres moved to the lines' outer edges
     (:func:`outer_box`; the thin outlines' pass finds outer edges itself)."""
-    if page.outer_edges:
-        for r in regions:
-            r.bbox = outer_box(page.rgb, r.bbox)
-    return regions
+    return _refit_with_outer_edges(page, regions, outer_box)
 
 
 def _thin_outlines(page: Page, regions: list[Region]) -> list[Region]:
@@ -164,9 +161,15 @@ def _thin_outlines(page: Page, regions: list[Region]) -> list[Region]:
 
 def _without_glued_labels(page: Page, regions: list[Region]) -> list[Region]:
     """With ``outer_edges``: a label glued on a box's top or bottom line cut off the box (:func:`off_glued_labels`)."""
+    return _refit_with_outer_edges(page, regions, off_glued_labels)
+
+
+def _refit_with_outer_edges(page: Page, regions: list[Region],
+                            refit: Callable[[np.ndarray, list[float]], list[float]]) -> list[Region]:
+    """Each box refitted by ``refit`` (image, box) -> box when the caller asked for outer edges; else unchanged."""
     if page.outer_edges:
         for r in regions:
-            r.bbox = off_glued_labels(page.rgb, r.bbox)
+            r.bbox = refit(page.rgb, r.bbox)
     return regions
 
 
