@@ -34,7 +34,7 @@ _OPS = {
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
 _UNIT = r"(metres?|m|kilometres?|km|feet|foot|ft|yards?|miles?|centimetres?|cm|millimetres?|mm|inch(?:es)?|degrees?|deg|°)?"
 _RX = re.compile(r"\b(" + "|".join(f"(?P<{op}>{words})" for op, words in _OPS.items()) + r")\s+(?:the\s+)?"
-                 + _NUM + r"\s*" + _UNIT + r"(?![\w.])")
+                 r"(?P<num>" + _NUM + r")\s*(?P<unit>" + _UNIT + r")(?![\w.])")
 _UNIT_NAMES = {"metre": "m", "metres": "m", "m": "m", "kilometre": "km", "kilometres": "km", "km": "km", "feet": "ft",
                "foot": "ft", "ft": "ft", "yard": "yd", "yards": "yd", "mile": "mi", "miles": "mi", "centimetre": "cm",
                "centimetres": "cm", "cm": "cm", "millimetre": "mm", "millimetres": "mm", "mm": "mm", "inch": "in",
@@ -51,9 +51,9 @@ def read_comparison(text: str) -> Comparison | None:
     if m is None:
         return None
     op = next(name for name in _OPS if m.group(name))
-    word = m.group(len(_OPS) + 2)
-    value = _NUMBER_WORDS.get(word, None) if not word[0].isdigit() else float(word)
-    unit = _UNIT_NAMES.get(m.group(len(_OPS) + 3) or "")
+    word = m.group("num")
+    value = float(word) if word[0].isdigit() else _NUMBER_WORDS.get(word)
+    unit = _UNIT_NAMES.get(m.group("unit") or "")
     return Comparison(op=op, value=value, unit=unit) if value is not None else None
 
 
