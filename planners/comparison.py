@@ -15,6 +15,14 @@ import re
 from planners.evidence import Evidence, found, undecided
 from planners.program import Ask, Comparison
 
+COMPASS_POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+_POINT_WORDS = {"north": "N", "northeast": "NE", "east": "E", "southeast": "SE", "south": "S", "southwest": "SW",
+                "west": "W", "northwest": "NW"}
+_POINT_RX = re.compile(r"\b(north|south)[- ]?(east|west)(?:wards?|erly)?\b|\b(north|south|east|west)(?:wards?|erly)?\b|"
+                       r"\b(ne|nw|se|sw)\b")
+SECTOR_HALF_DEG = 22.5  # an 8-point compass name covers 45 degrees
+CLOSE_SECTOR_DEG = 7.5  # a bearing this close to the sector's edge is a close call
+
 CLOSE_SHARE = 0.1  # |measured - threshold| within this share of the threshold: a close call
 CLOSE_CONFIDENCE = 0.5
 
@@ -29,7 +37,7 @@ _OPS = {
     "ge": r"at least|no less than|no fewer than|not less than",
     "lt": r"less than|fewer than|lower than|smaller than|shorter than|closer than|nearer than|narrower than|under|"
           r"below|better than|finer than|sharper than",
-    "le": r"at most|no more than|not more than|no higher than|up to",
+    "le": r"at most|no more than|not more than|no higher than|up to|within",
 }
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
 _UNIT = r"(metres?|m|kilometres?|km|feet|foot|ft|yards?|miles?|centimetres?|cm|millimetres?|mm|inch(?:es)?|degrees?|deg|°)?"
@@ -99,3 +107,25 @@ def judge(c: Comparison, ask: Ask, evidence: Evidence) -> Evidence:
     note = f"measured {shown} against {c.op} {limit:.4g}" + ("" if not evidence.get("reason") else
                                                             f" ({evidence['reason']})")
     return found({"value": bool(holds)}, conf, note)
+
+
+def named_points(text: str) -> list[str]:
+    """The 8-point compass directions a normalised question names, in order ("facing north-east?" -> ["NE"])."""
+    out = []
+    for m in _POINT_RX.finditer(text):
+        word = (m.group(1) + m.group(2)) if m.group(1) else (m.group(3) or m.group(4))
+        out.append(_POINT_WORDS.get(word, word.upper()))
+    return out
+
+
+def judge_point(point: str, evidence: Evidence) -> Evidence:
+    """Yes or no: does the measured bearing (``bearing_deg``) lie in the named 8-point direction's 45-degree sector?
+    The same sector the compass answer names, so the yes/no and the value answers agree."""
+    if evidence.get("value") is None:
+        return evidence
+    bearing = float(evidence["value"]["bearing_deg"])
+    off = abs((bearing - 45.0 * COMPASS_POINTS.index(point) + 180.0) % 360.0 - 180.0)
+    close = abs(off - SECTOR_HALF_DEG) <= CLOSE_SECTOR_DEG
+    confidence = min(evidence["confidence"], CLOSE_CONFIDENCE) if close else evidence["confidence"]
+    note = f"bearing {bearing:.0f} degrees is {off:.0f} degrees from {point}"
+    return found({"value": off <= SECTOR_HALF_DEG}, confidence, "; ".join(filter(None, [evidence.get("reason"), note])))

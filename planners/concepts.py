@@ -38,7 +38,8 @@ C = {
     "altitude": r"altitude|\bheight\b|how high|\belevation\b|above (the )?(ground|take-?off|launch|sea)|how far above|"
                 r"how far (off|over) the (ground|deck|surface|terrain)|"
                 r"how far up|\bagl\b|above ground level|"
-                r"\bup\b.*\b(" + UNIT_RX + r")|(" + UNIT_RX + r")\s+up\b|height over|\bflying height\b",
+                r"\bup\b.*\b(" + UNIT_RX + r")|(" + UNIT_RX + r")\s+up\b|height over|\bflying height\b|"
+                r"how (elevated|raised|lofty)\b",
     "footprint": r"footprint|\bhow far across\b|\b(left )?edge to (the )?(right )?edge\b|\bsquare (" + UNIT_RX + r")\b|\bhectares?\b|\bacres?\b|ground (dimensions|coverage|area)|\bcoverage\b|how (big|large)|area on the ground|"
                  r"width (by|x|and) height|wide and (how )?tall|\bw x h\b|width x height|side[- ]to[- ]side|"
                  r"top[- ]to[- ]bottom|how (wide|much|big|large) (an )?(area|patch|stretch)|rectangle (it|this|the photo|the image) covers|size (of the )?(patch|area)|size patch|patch of (ground|terrain)|"
@@ -47,13 +48,14 @@ C = {
                  r"\bextent\b|wide and (how )?(long|tall|high)|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
-                 r"\bcover(s|ed)? (on the ground|of ground)|\bcover(s|ed)?\b.*\b(on|of) (the )?ground\b|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b",
+                 r"\bcover(s|ed)? (on the ground|of ground)|\bcover(s|ed)?\b.*\b(on|of) (the )?ground\b|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b|"
+                 r"\bswath\b",
     "gsd": r"\bgsd\b|ground (sample|sampling) distance|ground resolution|spatial resolution|"
            r"(" + UNIT_RX + r"|cm|mm|m)[\s-]*(/|per)[\s-]*(px|pixel)|per (pixel|px)\b|(one|a|single|each) (image |photo )?(pixel|px)\b|"
            r"pixel size|\bpixels?\b.*\bhow (many|much) (cm|mm|" + UNIT_RX + r")\b|\bhow (many|much) (cm|mm|" + UNIT_RX
            + r")\b.*\bpixels?\b|"
            r"\bresolution\b|pixel (spacing|footprint|pitch)",
-    "count": r"how many|\bcount\b|number of|\btotal (number )?of\b|\btally\b|head ?count|\bany (people|persons|cars|vehicles|humans)\b",
+    "count": r"how many|\bcount\b|number of|\btotal (number )?of\b|\btally\b|head ?count|\bquantify\b|\benumerate\b|\bany (people|persons|cars|vehicles|humans)\b",
     "order": r"closest|nearest|farthest|furthest|most distant|shortest|least distant|\bfar(thest)? (left|right)\b|"
              r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
              r"\b(rank|sort|order)\b.*\b(distance|far)",
@@ -65,20 +67,23 @@ C = {
     # a drawn rectangle or square (not a square metre) marks the spot too
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled|framed)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|"
                 r"\b(rectangle|square)\b(?! ?(met|kilomet|km|feet|foot|ft|mile|yard|pixel|px))|same spot|same place|"
-                r"same location|same feature|\bfeature\b|\bpatch\b|same ground|\bshows? (what|the same)\b",
+                r"same location|same feature|\bfeature\b|\bpatch\b|same ground|\bshows? (what|the same)\b|"
+                r"\b(is|as|to) which (region|box|label|mark|id|number)\b|"
+                r"\bwhich (region|box|label|mark|id|number) (is it|in the (second|other|next|later))\b",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift|\b(forwards?|backwards?|sideways|strafe[ds]?)\b",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
-               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b",
+               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b|\bdefects?\b|\bflaws?\b|\bart[ei]facts?\b",
     "tilt": r"\bnadir\b|straight[- ]down|\bperspective (view|shot|photo|image|picture)\b|\b(top|plan) view\b|"
             r"\borthogonal\b|\boblique(ly)?\b|\btilt|\bangled\b|off-nadir|\bvertical(ly)?\b|top[- ]?down|"
             r"(looking|pointing|pointed|facing|aimed) (straight |vertically )?(down(ward)?|at the (ground|floor))|at -?90|\bhorizon\b|"
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b|"
             r"\b(from|taken) (directly |straight )?(above|overhead)\b|\b(directly|straight) (above|overhead)\b|"
-            r"\babove directly\b|\bfrom (the |a )?side\b|\bside[- ](on|view)\b",
+            r"\babove directly\b|\bfrom (the |a )?side\b|\bside[- ](on|view)\b|\bdepression (angle)?\b|\blook-?down angle\b|"
+            r"\b(straight|directly|vertically) (below|beneath|under)\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|"
                 r"what is the\b(?! (nearest|closest|farthest|furthest|most distant)\b)|"
@@ -95,6 +100,7 @@ C = {
                       r"\bregions? (that )?(appear|are seen|show up) in both\b|\bcommon to both\b|\bmatch up\b|"
                       r"\b(match|pair|link|associate)( up)? (the |all )?([a-z]+ )?(regions|boxes|labels|marks|ids)\b|"
                       r"\bsame (object|thing|item) as (each|every) (box|region|label|mark)\b|"
+                      r"\b(regions|boxes|labels|marks|ids)\b.*\bcorrespond(s)?\b.*\b(regions|boxes|labels|marks|ids)\b|"
                       r"\b(each|every|all) (the )?([a-z]+ )?(box|boxes|region|regions|label|labels|mark|marks)\b.*"
                       r"\b(matching|corresponding|counterpart|same object)",
     "occlusion": r"occlu|\bhides?\b|\bhidden\b|\bblock(s|ed|ing)?\b|obstruct",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Awaitable, Callable
 
+from planners.comparison import judge_point
 from planners.object_classes import detector_labels
 from planners.plans import Evidence, count_confidence, found, read_regions, undecided
 from planners.program import Ask, Program
@@ -301,8 +302,10 @@ async def motion(ctx: ToolContext, p: Program) -> Evidence:
 
 
 async def compass(ctx: ToolContext, p: Program) -> Evidence:
-    """The compass heading of one photo, or the compass direction of image 2's position from image 1's."""
-    return await (capture_compass if len(ctx.images) >= 2 else compass_heading)(ctx, p)
+    """The compass heading of one photo, or the compass direction of image 2's position from image 1's; for a
+    yes/no question ("was it facing north-east?"), whether that direction is the one named (``expect``)."""
+    evidence = await (capture_compass if len(ctx.images) >= 2 else compass_heading)(ctx, p)
+    return judge_point(p.expect, evidence) if p.form == "yes_no" and p.expect else evidence
 
 
 #: The operation of each ask; ``planners.execute_regions`` adds the region operations (clock, order, distance,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from planners.comparison import COMPARABLE, LENGTHS, read_comparison
+from planners.comparison import COMPARABLE, LENGTHS, named_points, read_comparison
 from planners.concepts import NON_COUNT, UNIT_WORDS, has
 from planners.conventions import parse_options, without_format_examples
 from planners.lexicon import normalise
@@ -108,6 +108,10 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
         program.expect = "nearest_and_farthest"
     if program.ask == Ask.SIDE and re.search(r"\b(which|what) side of\b", rest):  # "which side of 2 is 6 on": 6 of 2
         program.operands = [*reversed(program.operands[:2]), *program.operands[2:]]
+    if program.ask == Ask.COMPASS and has("yes_no_start", rest) and not has("how_much", rest) and len(
+            points := set(named_points(rest))) == 1:  # "was it facing north?"; "north or south?" asks which
+        program.form, program.expect = "yes_no", points.pop()
+        program.understood.append(f"is the direction {program.expect}")
     if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
         program.expect = "same"
     if program.ask == Ask.QUALITY and program.form == "yes_no" and re.search(POSITIVE_QUALITY, rest):
@@ -178,6 +182,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.TRANSFER, expect="region", why="a marked spot of image 1 found in image 2")
     if has("clock", t) and n == 2:
         return make(Ask.CLOCK, _pair_refs(), why="where image 2 was taken, from image 1")
+    if n == 2 and has("direction_wh", t) and not has("compass", t) and re.search(FIRST_VIEW, t):
+        return make(Ask.CLOCK, _pair_refs(), why="where image 2 was taken, in image 1's own frame")
     if n == 2 and has("same_heading", t) and yes_no:
         return make(Ask.TURNED, _pair_refs(), form="yes_no", why="did the heading change")
     if n == 2 and (has("angle", t) or re.search(r"\btransformation\b|\b(relative|camera) pose\b|\bpose change\b", t)) \
@@ -223,7 +229,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         return make(Ask.QUALITY, form="yes_no" if yes_no else "label", expect=_quality_expect(t) if yes_no else None,
                     why="image quality")
     if n == 1 and has("tilt", t):
-        either = bool(re.search(TILT_NADIR, t)) and bool(re.search(TILT_OBLIQUE, t))
+        # "nadir or oblique?" offers both views; "pointed at the ground at a slant?" asks about one
+        either = bool(re.search(rf"({TILT_NADIR}).*\bor\b.*({TILT_OBLIQUE})|({TILT_OBLIQUE}).*\bor\b.*({TILT_NADIR})", t))
         yn = yes_no and not either
         return make(Ask.TILT, form="yes_no" if yn else "label", expect=_tilt_expect(t) if yn else None,
                     why="nadir or oblique")
@@ -244,6 +251,11 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 
 
 DRONE = r"\b(drone|uav|aircraft|quadcopter|camera|copter|platform|nadir point)\b"
+#: A direction measured in the first photo's own frame (its view, framing, facing or image-up), not on the map: its
+#: answer is a clock hour, the convention for directions relative to a view.
+FIRST_VIEW = (r"point of view|\bpov\b|\bviewpoint\b|\bframing\b|\b(image|photo|frame|picture)[- ]up\b|"
+              r"\bwhere (the )?(first|1st|earlier|it|one)( one| photo| image| camera| frame| shot)? (faces|faced|is facing|"
+              r"was facing|points|pointed|looks|looked)\b|\b(top|upper edge) of (the )?(first|1st|earlier)\b")
 SLANT = r"straight[- ]line|line of sight|\bslant\b|\bdirect(ly)?\b|\b3-?d\b|through the air|\blens\b"
 
 IMAGE_CENTRE = (r"\b(centre|middle) (point )?of (the|this) ([a-z'-]+ ){0,2}(image|photo|picture|frame|tile|shot|"
@@ -382,7 +394,8 @@ def _quality_expect(t: str) -> str:
 
 
 TILT_NADIR = (r"straight[- ]down|vertical|\bnadir\b|-90|top[- ]?down|looking down|pointing down|\boverhead\b|"
-              r"perpendicular|bird'?s[- ]eye|at the (ground|floor)")
+              r"perpendicular|bird'?s[- ]eye|(straight|directly|vertically) (down )?at the (ground|floor)|"
+              r"(straight|directly|vertically) (below|beneath|under)")
 TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir|perspective view|\bslant|\bskew|looking across"
 
 

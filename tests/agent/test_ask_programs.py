@@ -209,3 +209,14 @@ def test_camera_facts_come_from_the_photos_own_metadata(agent, shared_data):
     frame = sorted((shared_data / "hit_uav_thermal" / "images").glob("*.jpg"))[0]
     none = agent.ask([frame], "When was this picture taken?")
     assert none.abstained and "time" in none.reason
+
+
+def test_yes_no_about_the_direction_a_dji_photo_faced_follows_its_gimbal_yaw_tag(agent, shared_data):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    yaw = float(re.search(rb'GimbalYawDegree="?\+?(-?[0-9.]+)', photo.read_bytes()).group(1)) % 360
+    named = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+    facing = named[int((yaw + 22.5) // 45) % 8]
+    opposite = named[(named.index(facing) + 4) % 8]
+    yes = agent.ask([photo], f"Was the camera facing {facing} when this was taken?")
+    no = agent.ask([photo], f"is the drone pointed {opposite}?")
+    assert (yes.text, no.text) == ("Yes", "No"), (yes.reason, no.reason)

@@ -13,7 +13,7 @@ import pytest
 from agent.agent import Agent
 from agent.answers import YesNo
 from agent.config import Config
-from planners.comparison import judge
+from planners.comparison import judge, judge_point, named_points
 from planners.evidence import found
 from planners.parse import parse_question
 from planners.program import Ask, Comparison
@@ -28,6 +28,7 @@ PHRASINGS = [  # (question, images, ask, op, value, unit)
     ("Did the heading change by over 30 degrees?", 2, Ask.TURNED, "gt", 30.0, "deg"),
     ("Did the camera rotate no more than 5 degrees between the shots?", 2, Ask.TURNED, "le", 5.0, "deg"),
     ("Are boxes 1 and 2 less than 15 feet apart?", 1, Ask.DISTANCE, "lt", 15.0, "ft"),
+    ("Is region 3 within 20 m of region 9?", 1, Ask.DISTANCE, "le", 20.0, "m"),
 ]
 
 
@@ -122,3 +123,22 @@ def test_is_a_box_nearer_to_another_on_a_nadir_frame(agent):
         assert isinstance(a.value, YesNo) and a.value.value is truth, a.reason
     b = agent.ask([examples / "regions_nadir.png"], f"Is region {far} farther from region {anchor} than region {near}?")
     assert isinstance(b.value, YesNo) and b.value.value is True, b.reason
+
+
+@pytest.mark.parametrize("question,point", [
+    ("Was the drone pointed roughly northeast when this was taken?", "NE"), ("is the camera facing south?", "S"),
+    ("Was photo 2 taken north-west of photo 1?", "NW"), ("does the top of the frame face westwards?", "W")])
+def test_a_named_compass_point_makes_a_yes_no_compass_question(question, point):
+    p = parse_question(question, 2 if "photo 2" in question else 1)
+    assert (p.ask, p.form, p.expect) == (Ask.COMPASS, "yes_no", point), p.understood
+    assert named_points("north or south?") == ["N", "S"]
+    assert parse_question("Was the camera facing north or south?", 1).form == "value"  # asks which
+
+
+@pytest.mark.parametrize("bearing,point,yes,close", [
+    (40.0, "NE", True, False), (10.0, "NE", False, False), (350.0, "N", True, False), (200.0, "N", False, False),
+    (20.0, "N", True, True), (25.0, "NE", True, True), (315.0, "NW", True, False)])
+def test_a_bearing_is_judged_against_the_named_points_sector(bearing, point, yes, close):
+    e = judge_point(point, found({"bearing_deg": bearing}, 0.9))
+    assert e["value"] == {"value": yes}
+    assert (e["confidence"] < 0.9) == close
