@@ -309,6 +309,7 @@ def _with_format(program: Program, form_ask: Ask | None, n: int) -> Program:
 CLIMB = (r"\b(climb(s|ed|ing)?|ascen(d|ds|ded|ding|t)|descen(d|ds|ded|ding|t)|rose|risen|sank|"
          r"(gain|gained|lose|lost|drop|dropped) (height|altitude)|(altitude|height) (change|difference|gain|loss)|"
          r"change (in|of) (altitude|height)|difference in (altitude|height)|(higher|lower) (up|down)|"
+         r"how much (higher|lower)|"
          r"(height|altitude) ([a-z]+ ){0,4}(gain|gained|lose|lost|drop|dropped)|"
          r"from (higher|lower)|(higher|lower) than)\b")
 DESCENT = r"\b(descen|sank|lose|lost|drop|lower|loss)"
@@ -335,10 +336,8 @@ def _conventions(t: str, s) -> Conventions:
         r"[(\[]\s*(" + "|".join(UNIT_WORDS) + r"|m)\s*[)\]]", t)   # "the altitude (ft)"
     if m:
         unit = UNIT_WORDS[next(g for g in m.groups() if g)]
-    elif re.search(r"\bcm\s*(/|per)", t):
-        unit = "cm"
-    elif re.search(r"\bmm\s*(/|per)", t):
-        unit = "mm"
+    elif m := re.search(r"\b(cm|mm)\b[a-z ]{0,25}?(/|per)\s*(px|pixel)|\bhow many (cm|mm)\b", t):
+        unit = m.group(1) or m.group(4)  # "how many mm on the ground per pixel"
     signed = bool(re.search(r"\bsigned\b|-180|negative|positive\s*=|(right|clockwise) positive|left or right", t))
     return Conventions(
         unit=unit, signed=signed, clockwise=not re.search(r"counter-?\s?clockwise|anti-?\s?clockwise", t),
