@@ -121,6 +121,10 @@ def named_points(text: str) -> list[str]:
 def judge_point(point: str, evidence: Evidence) -> Evidence:
     """Yes or no: does the measured bearing (``bearing_deg``) lie in the named 8-point direction's 45-degree sector?
     The same sector the compass answer names, so the yes/no and the value answers agree."""
+    named = named_points(point.lower())
+    point = named[0] if len(named) == 1 else point.upper()  # an LLM's program may write "north-east" for NE
+    if point not in COMPASS_POINTS:
+        return undecided(f"the direction asked about, {point!r}, is no 8-point compass direction (N, NE, ... NW)")
     if evidence.get("value") is None:
         return evidence
     bearing = float(evidence["value"]["bearing_deg"])

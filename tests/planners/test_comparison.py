@@ -142,3 +142,9 @@ def test_a_bearing_is_judged_against_the_named_points_sector(bearing, point, yes
     e = judge_point(point, found({"bearing_deg": bearing}, 0.9))
     assert e["value"] == {"value": yes}
     assert (e["confidence"] < 0.9) == close
+
+
+def test_a_direction_written_out_is_read_and_an_unknown_one_is_refused():
+    assert judge_point("north-west", found({"bearing_deg": 310.0}, 0.9))["value"] == {"value": True}
+    refused = judge_point("upwards", found({"bearing_deg": 310.0}, 0.9))
+    assert refused["value"] is None and "no 8-point compass direction" in refused["reason"]
