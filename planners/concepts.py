@@ -14,7 +14,7 @@ UNIT_RX = r"metres?|kilometres?|feet|foot|yards|miles|centimetres?|millimetres?|
 
 # --- concepts: how people ask for each quantity (patterns over normalised text) --------------------------------
 C = {
-    "clock": r"o'?\s?clock|\bclock\b|\bwhat hour\b|\bwhich hour\b|\bhour\b|\b(as|is|=|being) 12\b|\b12 (is|=|being)\b",
+    "clock": r"o'?\s?clock|\bclock\b|\bwhat hour\b|\bwhich hour\b|\bhour\b|\b(as|is|=|being) 12\b|\b12 (is|=|being)\b|\b(north|up|top) at 12\b",
     "compass": r"\bcompass\b|\bcardinal\b|\bazimuth\b|\bnorth|\bsouth|\beast(ward)?\b|\bwest(ward)?\b|true north|8-point|"
                r"eight-point|\bn, ne\b|\bnw\b|\bne\b",
     "direction": r"which way|what way|what direction|which direction|\bdirection\b|\bbearing\b|\bheading\b|"
@@ -23,7 +23,7 @@ C = {
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)|\brelative (heading|orientation|rotation|yaw)\b",
     "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s?\b[a-z0-9' ]{0,40}?"
-                    r"\b((is|are|was|were|stay(ed|s)?|remain(ed|s)?) )?(identical|unchanged|equal|the same)\b|"
+                    r"\b((is|are|was|were|stay(ed|s)?|remain(ed|s)?) )?(identical|unchanged|equal|the same|constant|steady|fixed)\b|"
                     r"\b(heading|direction|orientation)s? (is |are )?(identical|unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|"
                     r"change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|"
                     r"changed direction|\b(heading|direction|orientation|yaw)\b[a-z0-9' ]{0,40}?\bchange(d|s)?\b|"
@@ -72,11 +72,12 @@ C = {
                 r"\b(is|as|to) which (region|box|label|mark|id|number)\b|"
                 r"\bwhich (region|box|label|mark|id|number) (is it|in the (second|other|next|later))\b",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
-              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift|\bmanoeuv|\bmaneuv|\b(forwards?|backwards?|sideways|strafe[ds]?)\b",
+              r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift|\bmanoeuv|\bmaneuv|\bpann(ing|ed)\b|\bstationary\b|\bshift(s|ed)?\b|\b(forwards?|backwards?|sideways|strafe[ds]?)\b",
     "quality": r"quality|\bblur|focus|\bsharp|\bnois|grain|underexpos|overexpos|blown out|too (dark|bright|dim)|"
                r"\bdim\b|\bdark\b|\bhaz[ey]|\bfog|\bmist|\bexposure\b|(look|looks) (so )?bad|what'?s wrong|"
                r"\bproblem\b|\bissue\b|quality check|\bbright\b|low[- ]light|\blighting\b|degrad|good enough|"
-               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b|\bdefects?\b|\bflaws?\b|\bart[ei]facts?\b|\bsmear|\bstreak|\bjitter|\bghosting\b|good to go|"
+               r"\busable\b|\bcontrast\b|washed[- ]out|\bfaded\b|\bexposed\b|\bdefects?\b|\bflaws?\b|\bart[ei]facts?\b|\bsmear|\bstreak|\bjitter|\bghosting\b|good to go|\bcrisp|\bshak(e|y|ing)\b|"
+               r"\bre-?(shoot|shot|fly|take)\b|"
                r"\b(good|fit|suitable|ok|okay|usable) (enough )?for (photogrammetry|mapping|surveys?|stitching|processing|"
                r"inspection|orthomosaics?)\b",
     "tilt": r"\bnadir\b|straight[- ]down|\bperspective (view|shot|photo|image|picture)\b|\b(top|plan) view\b|"
@@ -120,7 +121,7 @@ C = {
                    r"\b(gps|geographic|world|map) (coordinates|position|location)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^(same|different|both)\b[^?]*\?\s*$|"
-                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$|\bor not\b",
+                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$|\bor not\b|^too\b[^?]*\?\s*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how (many|much) (" + UNIT_RX + r")\b|"
                        r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b|\btransformation\b|"

@@ -3,7 +3,7 @@
 A question is lower-cased, its quotes and dashes made plain, its abbreviations expanded ("pic" -> "photo",
 "alt" -> "altitude", "ppl" -> "people", "cw" -> "clockwise"), domain words typed as two rejoined ("foot print"),
 and its misspelt domain words corrected ("regoin" -> "region", "hieght" -> "height") by edit distance to the words
-of :data:`DOMAIN_WORDS`; short words only for two swapped neighbouring letters ("mnay" -> "many"). The parser
+of :data:`DOMAIN_WORDS`; short words only for two swapped neighbouring letters ("mnay" -> "many") or one letter left out ("hgh" -> "high"). The parser
 (``planners.parse``) then reads one consistent vocabulary, whoever wrote the question.
 
 Edit distance comes from :mod:`difflib` (standard library): a word is corrected only when it is no English word
@@ -67,6 +67,8 @@ quality blurry blurred focus noise noisy grainy underexposed overexposed exposur
 nadir oblique tilted vertical vertically straight
 """.split())
 
+SHORT_DOMAIN_WORDS = frozenset(w for w in DOMAIN_WORDS if len(w) <= 5)
+
 #: Ordinary English words that are never corrected even when they look like a domain word.
 KNOWN_WORDS: frozenset[str] = frozenset("""
 about above after again against along among another answer anything around asked aware based because before
@@ -119,6 +121,14 @@ def _swapped(word: str) -> str | None:
     return None
 
 
+def _dropped(word: str) -> str | None:
+    """The one short question or domain word that ``word`` is with a letter left out ("hgh" -> "high", "drne" ->
+    "drone"), or None when there is none or more than one."""
+    found = {w for w in SHORT_WORDS | SHORT_DOMAIN_WORDS if len(w) == len(word) + 1
+             and any(w[:i] + w[i + 1:] == word for i in range(len(w)))}
+    return found.pop() if len(found) == 1 else None
+
+
 def _word(token: str) -> str:
     if token in ABBREVIATIONS:
         return ABBREVIATIONS[token]
@@ -135,7 +145,7 @@ def _corrected(word: str) -> str:
     if word in KNOWN_WORDS or word in english or not word.isalpha():
         return word
     if len(word) < TYPO_MIN_LENGTH:
-        return (_swapped(word) or word) if len(word) >= 3 and english else word
+        return (_swapped(word) or _dropped(word) or word) if len(word) >= 3 and english else word
     if word.endswith("s") and (word[:-1] in KNOWN_WORDS or word[:-1] in english):
         return word
     candidates = [w for w in DOMAIN_WORDS if w[0] == word[0] and abs(len(w) - len(word)) <= 2]

@@ -315,6 +315,9 @@ def test_typos_and_abbreviations():
     assert normalise("the left form") == "the left form"  # English words are never swapped back
     assert parse_question("how mnay bikes r in teh pic", 1).ask == Ask.COUNT
     assert parse_question("size of the foot print on the ground?", 1).ask == Ask.FOOTPRINT
+    # one letter left out of a short word, when only one word fits; English words stay
+    assert normalise("hw hgh was the drne, whch way") == "how high was the drone, which way"
+    assert normalise("the map was fine") == "the map was fine"
 
 
 def test_the_format_instruction_wins():
