@@ -48,6 +48,7 @@ C = {
                  r"\bextent\b|wide and (how )?(long|tall|high)|how much of the (ground|area|land|terrain)\b|"
                  r"\b(width|length) (by|x|and|times) (length|width|height)\b|"
                  r"imaged area|area (imaged|covered|captured|shown)|(covered|captured|imaged) area|"
+                 r"\b(width|length|size|extent) of (the )?(ground|terrain|land|area) (imaged|covered|captured|seen|shown)\b|"
                  r"how much (ground|area|land|terrain)\b|\b(ground|area|land|terrain)\b.*\bcover(s|ed)?\b|"
                  r"\bcover(s|ed)? (on the ground|of ground)|\bcover(s|ed)?\b.*\b(on|of) (the )?ground\b|\b(swath|strip|stretch|patch|piece|tract) of (ground|land|terrain)\b|"
                  r"\bswath\b",

@@ -92,13 +92,14 @@ def stated_values(text: str) -> tuple[Stated, str]:
          + _NUM + r"\s*mm"),
         ("focal_px", r"focal(?: length)?\D{0,12}?" + _NUM + r"\s*(?:px|pixels)"),
         ("ground_width_m", r"(?:is|spans|covers)\s+" + _NUM + r"\s*" + _LEN
-         + r"\s+(?:of\s+(?:ground|terrain|land)\s+)?(?:across|wide)|(?:ground|image|photo|footprint)\s+width\s*"
+         + r"\s+(?:of\s+(?:ground|terrain|land)\s+)?(?:across|wide|(?:from\s+)?left to right|edge to edge)|(?:ground|image|photo|footprint)\s+width\s*"
          r"(?:of\s+|is\s+|=\s*|:\s*)?" + _NUM + r"\s*" + _LEN),
-        ("ground_elevation_m", r"(?:ground|terrain|site)\s+(?:elevation|altitude|level|height)\s+(?:of\s+|is\s+|at\s+"
+        ("ground_elevation_m", r"(?<!above )(?:ground|terrain|site)\s+(?:elevation|altitude|level|height)\s+(?:here\s+|there\s+)?"
+         r"(?:of\s+|is\s+|was\s+|at\s+"
          r"|=\s*)?(?:about\s+)?" + _NUM + r"\s*" + _LEN + r"(?:\s+(?:above sea level|asl|amsl))?"),
-        ("pitch_deg", r"(?:pitch(?:ed)?|gimbal|camera)\s+(?:at\s+|of\s+)?(-?\s?" + r"\d+(?:\.\d+)?)\s*degrees"),
-        ("altitude_m", r"(?:altitude|height|elevation|flying height|flight height|hovered|hovering|flown|flying|"
-         r"from|at|taken at|shot from)\s+(?:of\s+|at\s+|about\s+|around\s+)?" + _NUM + r"\s*" + _LEN
+        ("pitch_deg", r"(?:pitch(?:ed)?|gimbal|camera)\s+(?:(?:was|is|set|tilted|angled|pitched)\s+)?(?:at\s+|of\s+|to\s+)?(-?\s?" + r"\d+(?:\.\d+)?)\s*degrees"),
+        ("altitude_m", r"(?:altitude|height|elevation|flying height|flight height|above ground level|hovered|hovering|"
+         r"flown|flying|from|at|taken at|shot from)\s+(?:(?:was|is|were|of|at|=|:)\s*)?(?:about\s+|around\s+)?" + _NUM + r"\s*" + _LEN
          + r"(?:\s+(?:above ground level|above ground|high|up|altitude))?"),
         ("altitude_m", _NUM + r"\s*" + _LEN + r"\s+(?:above ground level|above ground|altitude|high|up)\b"),
     ]

@@ -439,4 +439,6 @@ def _read_as(row: dict) -> list[tuple[object, object]]:
     p = parse_question(row["question"], row["n_images"])
     read = {"ask": p.ask.value, "form": p.form, "expect": p.expect, "unit": p.conventions.unit,
             "signed": p.conventions.signed, "regions": p.regions(), "object": (p.objects() or [None])[0]}
+    stated = ("altitude_m", "pitch_deg", "focal_mm", "sensor_width_mm", "ground_width_m", "ground_elevation_m")
+    read |= {key: None if (v := getattr(p.conventions, key)) is None else round(v, 2) for key in stated}
     return [(row[key], read[key]) for key in read if key in row]
