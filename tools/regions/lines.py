@@ -42,10 +42,12 @@ Method (why by hand: OpenCV's contour/Hough tools do not survive labels glued to
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import groupby
 
 import cv2
 import numpy as np
 
+from tools.regions.crossing import crossed, row_window
 from tools.regions.fill import filled_areas
 from tools.regions.frames import framed_boxes
 from tools.regions.geom import (  # noqa: F401 - iou re-exported
@@ -191,11 +193,13 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
     # a side cut by the border is thinner than the other
     cut = [at_border(ln, pads[0], mask.shape[1] - 1 - pads[2]) for ln in xs]
     for i, left in enumerate(xs):
-        for j, right in enumerate(xs[i + 1:], start=i + 1):
-            if right.pos - left.pos < min_side:
-                continue
+        sides = [(j, a, b) for j, right in enumerate(xs[i + 1:], start=i + 1) if right.pos - left.pos >= min_side
+                 for a, b in _side_pairs(left, right, cut[i] or cut[j])]
+        # a pair with no row drawn across it closes no box: all of this line's partners are ruled out at once
+        across = crossed([(a, b) for _, a, b in sides], sums.cover[0], SIDE_COVER, min_side)
+        for _, group in groupby(zip(sides, across), key=lambda s: s[0][0]):
             pair = []
-            for a, b in _side_pairs(left, right, cut[i] or cut[j]):
+            for a, b in ((a, b) for (_, a, b), ok in group if ok):
                 for box, t in _close_pair(a, b, *sums.cover, sums.mask[0], mask, min_side, upright, pads):
                     ib = tuple(int(round(v)) for v in box)
                     r = int(np.ceil(t / 2))
@@ -283,8 +287,7 @@ def _close_pair(left: Line, right: Line, row_cs: np.ndarray, col_cs: np.ndarray,
     first_x, last_x, first_y, last_y = pads[0], w - 1 - pads[2], pads[1], h - 1 - pads[3]
     thick = max(_axis_thick(left), _axis_thick(right))
     xa, xb = int(round(left.pos)), int(round(right.pos))
-    lo = max(0, int(min(s[0] for s in left.spans + right.spans)) - 3 * MAX_LINE - 60)
-    hi = min(h - 1, int(max(s[1] for s in left.spans + right.spans)) + 3 * MAX_LINE + 60)
+    lo, hi = row_window(left, right, h)
     rows = slice(lo, hi + 1)
     span = row_cs[rows, min(w, xb + 1)] - row_cs[rows, max(0, xa)]
     cover = span / max(1, xb - xa + 1)

@@ -1,0 +1,49 @@
+"""Which pairs of vertical lines have a row drawn across them: the rows a box's top or bottom side could lie on.
+
+:func:`tools.regions.lines._close_pair` looks for a box's top and bottom only among rows, within a window around
+the two lines' pieces, that are drawn over most of the way from one line to the other with both corners drawn. A
+textured photo whose colour is near an overlay's has hundreds of line pieces and so tens of thousands of pairs,
+nearly none of them crossed by such a row; :func:`crossed` tells those pairs apart for all of one line's partners
+at once (one array operation instead of one call per pair), with the same arithmetic as ``_close_pair``, so a pair
+it rules out is one for which ``_close_pair`` finds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tools.regions.geom import MAX_LINE
+from tools.regions.pieces import Line
+
+
+def row_window(left: Line, right: Line, height: int) -> tuple[int, int]:
+    """First and last row (inclusive) looked at for the top and bottom of a box between ``left`` and ``right``:
+    their pieces' extent and room for a label glued above or below (3 line widths and 60 px)."""
+    spans = left.spans + right.spans
+    lo = max(0, int(min(s[0] for s in spans)) - 3 * MAX_LINE - 60)
+    hi = min(height - 1, int(max(s[1] for s in spans)) + 3 * MAX_LINE + 60)
+    return lo, hi
+
+
+def crossed(pairs: Sequence[tuple[Line, Line]], row_cs: np.ndarray, cover_min: float, min_span: float) -> np.ndarray:
+    """For each (left, right) pair of vertical lines, whether a row of its :func:`row_window` is drawn over at least
+    ``cover_min`` of the columns from left to right (``row_cs``: zero-padded cumulative sums along rows, (H, W + 1),
+    of what counts as drawn) and on the three columns around each line: the condition ``_close_pair`` puts on every
+    row a box's top or bottom side may lie on."""
+    if not pairs:
+        return np.zeros(0, bool)
+    h, w = row_cs.shape[0], row_cs.shape[1] - 1
+    xa = np.array([int(round(a.pos)) for a, _ in pairs])
+    xb = np.array([int(round(b.pos)) for _, b in pairs])
+    span = row_cs[:, np.minimum(w, xb + 1)] - row_cs[:, np.maximum(0, xa)]
+    rows = (span / np.maximum(1, xb - xa + 1)) >= cover_min
+    for x in (xa, xb):
+        rows &= (row_cs[:, np.minimum(w, x + 2)] - row_cs[:, np.maximum(0, x - 1)]) > 0
+    window = np.array([row_window(a, b, h) for a, b in pairs])
+    r = np.arange(h)[:, None]
+    rows &= (r >= window[:, 0]) & (r <= window[:, 1])
+    first = np.argmax(rows, axis=0)
+    last = h - 1 - np.argmax(rows[::-1], axis=0)
+    return rows.any(axis=0) & (last - first >= min_span)
