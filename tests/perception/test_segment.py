@@ -1,4 +1,5 @@
-"""SAM segmentation: loading and prompting path on a randomly initialised ViT-B; prompt validation; errors."""
+"""SAM segmentation: a randomly initialised ViT-B loaded from the configured path; the prompting path on a random
+SAM of the same classes with a small image encoder; prompt validation; errors."""
 
 from __future__ import annotations
 
@@ -52,26 +53,56 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
         segment(IMAGE, boxes=[[20, 10, 40, 30]], config=Config(sam_checkpoint=str(bad)))
 
 
-@pytest.mark.slow
-def test_random_vit_b_loads_from_configured_path_and_prompts(tmp_path: Path) -> None:
-    """Random ViT-B saved to a file, loaded through Config.sam_checkpoint, prompted with boxes then points."""
+def _save_random(build, path: Path):
+    """A randomly initialised SAM from ``build`` (a segment_anything builder), its state dict saved to ``path``."""
+    import torch
+
+    torch.manual_seed(0)
+    sam = build(checkpoint=None)
+    torch.save(sam.state_dict(), path)
+    return sam
+
+
+def _small_sam(checkpoint=None):
+    """SAM of the same classes as ViT-B (image encoder, prompt encoder, mask decoder) with a 2-block, 64-wide image
+    encoder: the prompting path at a twentieth of ViT-B's encoder cost (the encoder runs on 1024x1024 either way)."""
+    from segment_anything.build_sam import _build_sam
+
+    return _build_sam(encoder_embed_dim=64, encoder_depth=2, encoder_num_heads=2, encoder_global_attn_indexes=[1],
+                      checkpoint=checkpoint)
+
+
+def test_random_vit_b_loads_from_configured_path(tmp_path: Path) -> None:
+    """Random ViT-B weights saved to a file load through the loader into its ViT-B architecture, unchanged."""
     import torch
     from segment_anything import build_sam_vit_b
 
     from tools.perception.segment import _load_predictor
 
-    torch.manual_seed(0)
-    sam = build_sam_vit_b(checkpoint=None)
     path = tmp_path / "sam_vit_b_random.pth"
-    torch.save(sam.state_dict(), path)
-    cfg = Config(sam_checkpoint=str(path), sam_model_type="vit_b")
-
-    boxes = [[20, 10, 40, 30], [0, 0, 63, 47]]
-    results = segment(IMAGE, boxes=boxes, config=cfg)
+    sam = _save_random(build_sam_vit_b, path)
     loaded = _load_predictor(str(path), "vit_b").model
     assert torch.equal(loaded.image_encoder.pos_embed.cpu(), sam.image_encoder.pos_embed)
     assert torch.equal(loaded.mask_decoder.iou_prediction_head.layers[0].weight.cpu(),
                        sam.mask_decoder.iou_prediction_head.layers[0].weight)
+    _load_predictor.cache_clear()   # ViT-B's 360 MB are not kept for the rest of the run
+
+
+def test_configured_checkpoint_is_prompted_with_boxes_then_points(tmp_path: Path, monkeypatch) -> None:
+    """A random SAM (the ViT-B classes, a small image encoder, registered as vit_b) loaded through
+    Config.sam_checkpoint, prompted with boxes then points; the image embedding is computed once."""
+    import segment_anything
+
+    from tools.perception.segment import _load_predictor
+
+    monkeypatch.setitem(segment_anything.sam_model_registry, "vit_b", _small_sam)
+    _load_predictor.cache_clear()
+    path = tmp_path / "sam_small_random.pth"
+    _save_random(_small_sam, path)
+    cfg = Config(sam_checkpoint=str(path), sam_model_type="vit_b")
+
+    boxes = [[20, 10, 40, 30], [0, 0, 63, 47]]
+    results = segment(IMAGE, boxes=boxes, config=cfg)
     assert len(results) == 2
     for r in results:
         assert r.mask.shape == IMAGE.shape[:2] and r.mask.dtype == bool
@@ -79,7 +110,14 @@ def test_random_vit_b_loads_from_configured_path_and_prompts(tmp_path: Path) -> 
         assert r.bbox == mask_bbox(r.mask) and r.area_px == int(r.mask.sum())
 
     # same image again: the cached embedding is reused, so point prompts cost only the decoder
+    predictor = _load_predictor(str(path), "vit_b")
+    encoder = predictor.model.image_encoder
+    calls = []
+    hook = encoder.register_forward_hook(lambda *_: calls.append(1))
     by_points = segment(IMAGE, points=[(30, 20), (5, 5)], point_labels=[1, 0], config=cfg)
     single = segment(IMAGE, points=[(30, 20)], config=cfg)
+    hook.remove()
+    assert calls == []
     assert len(by_points) == 1 and len(single) == 1
     assert by_points[0].mask.shape == IMAGE.shape[:2] and np.isfinite(single[0].score)
+    _load_predictor.cache_clear()
