@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tools.regions.geom import MAX_LINE
-from tools.regions.pieces import Line
+from tools.regions.pieces import MIN_RUN, Line
 
 
 def row_window(left: Line, right: Line, height: int) -> tuple[int, int]:
@@ -28,10 +28,12 @@ def row_window(left: Line, right: Line, height: int) -> tuple[int, int]:
 
 
 def crossed(pairs: Sequence[tuple[Line, Line]], row_cs: np.ndarray, cover_min: float, min_span: float) -> np.ndarray:
-    """For each (left, right) pair of vertical lines, whether a row of its :func:`row_window` is drawn over at least
-    ``cover_min`` of the columns from left to right (``row_cs``: zero-padded cumulative sums along rows, (H, W + 1),
-    of what counts as drawn) and on the three columns around each line: the condition ``_close_pair`` puts on every
-    row a box's top or bottom side may lie on."""
+    """For each (left, right) pair of vertical lines, whether it may close a box at least ``min_span`` px tall: rows
+    of its :func:`row_window` drawn over at least ``cover_min`` of the columns from left to right (``row_cs``:
+    zero-padded cumulative sums along rows, (H, W + 1), of what counts as drawn) and on the three columns around
+    each line — the condition ``_close_pair`` puts on every row a box's top or bottom may lie on — lie ``min_span``
+    apart or more, and each line has a piece between the first and last of them as long as ``_close_pair`` asks of
+    a side's own piece (:func:`_pieces_between`)."""
     if not pairs:
         return np.zeros(0, bool)
     h, w = row_cs.shape[0], row_cs.shape[1] - 1
@@ -46,4 +48,14 @@ def crossed(pairs: Sequence[tuple[Line, Line]], row_cs: np.ndarray, cover_min: f
     rows &= (r >= window[:, 0]) & (r <= window[:, 1])
     first = np.argmax(rows, axis=0)
     last = h - 1 - np.argmax(rows[::-1], axis=0)
-    return rows.any(axis=0) & (last - first >= min_span)
+    ok = rows.any(axis=0) & (last - first >= min_span)
+    need = min(MIN_RUN, 0.25 * min_span)
+    return np.array([bool(k) and _pieces_between(a, b, int(lo), int(hi), need)
+                     for (a, b), k, lo, hi in zip(pairs, ok, first, last)], bool)
+
+
+def _pieces_between(left: Line, right: Line, first: int, last: int, need: float) -> bool:
+    """Both lines have a piece overlapping rows first..last by ``need`` px or more. A box's top and bottom lie
+    between those rows and its sides need a piece of their own overlapping it by at least ``need`` (``_supported``
+    in :mod:`tools.regions.lines`: ``min(MIN_RUN, a quarter of the box's height)``)."""
+    return all(any(min(b, last) - max(a, first) >= need for a, b in ln.spans) for ln in (left, right))
