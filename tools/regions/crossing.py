@@ -37,17 +37,19 @@ def crossed(pairs: Sequence[tuple[Line, Line]], row_cs: np.ndarray, cover_min: f
     if not pairs:
         return np.zeros(0, bool)
     h, w = row_cs.shape[0], row_cs.shape[1] - 1
+    window = np.array([row_window(a, b, h) for a, b in pairs])
+    top, bottom = int(window[:, 0].min()), int(window[:, 1].max())   # the rows any pair looks at
+    cs = row_cs[top:bottom + 1]
     xa = np.array([int(round(a.pos)) for a, _ in pairs])
     xb = np.array([int(round(b.pos)) for _, b in pairs])
-    span = row_cs[:, np.minimum(w, xb + 1)] - row_cs[:, np.maximum(0, xa)]
+    span = cs[:, np.minimum(w, xb + 1)] - cs[:, np.maximum(0, xa)]
     rows = (span / np.maximum(1, xb - xa + 1)) >= cover_min
     for x in (xa, xb):
-        rows &= (row_cs[:, np.minimum(w, x + 2)] - row_cs[:, np.maximum(0, x - 1)]) > 0
-    window = np.array([row_window(a, b, h) for a, b in pairs])
-    r = np.arange(h)[:, None]
+        rows &= (cs[:, np.minimum(w, x + 2)] - cs[:, np.maximum(0, x - 1)]) > 0
+    r = np.arange(top, bottom + 1)[:, None]
     rows &= (r >= window[:, 0]) & (r <= window[:, 1])
-    first = np.argmax(rows, axis=0)
-    last = h - 1 - np.argmax(rows[::-1], axis=0)
+    first = top + np.argmax(rows, axis=0)
+    last = bottom - np.argmax(rows[::-1], axis=0)
     ok = rows.any(axis=0) & (last - first >= min_span)
     need = min(MIN_RUN, 0.25 * min_span)
     return np.array([bool(k) and _pieces_between(a, b, int(lo), int(hi), need)
