@@ -122,7 +122,7 @@ C = {
                    r"\b(gps|geographic|world|map) (coordinates|position|location)\b",
     "yes_no_start": r"(^|[,:;]\s*)(is|are|was|were|did|does|do|has|have|had|can|could|would|will|should)\b|"
                     r"^(same|different|both)\b[^?]*\?\s*$|"
-                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\?\s*is it\b|\bis it\b\W*$|\bor not\b|^too\b[^?]*\?\s*$",
+                    r"^any\b|\b(yes or no|yes/no|y/n)\b|\b(ok|okay|fine|acceptable|alright)\s*\?\s*$|\?\s*is it\b|\bis it\b\W*$|\bor not\b|^too\b[^?]*\?\s*$",
     "metric_distance": r"how far (did|has|was) (it|the drone|the camera|the aircraft|we|they) (move|travel|fl[yo]w?)|"
                        r"\bdistance\b|\bbaseline\b|\bspacing\b|\bapart\b|how (many|much) (" + UNIT_RX + r")\b|"
                        r"\b(in|into) (" + UNIT_RX + r")\b|\bdisplacement\b|\btranslation\b|\btransformation\b|"

@@ -94,6 +94,7 @@ def normalise(question: str) -> str:
             .replace("\u2013", "-").replace("\u2014", " - ").replace("\u2212", "-").replace("\u00b0", " degrees "))
     text = re.sub(r"(\d)\s*(m)\b(?![/²])", r"\1 metres", text)  # "40m" -> "40 metres" (not m/px)
     text = re.sub(r"\bw/\s*", "with ", text)
+    text = re.sub(r"(?:\bno\.|\bnum\.?|#)\s*of\b", "number of", text)  # "# of cars", "no. of bikes"
     text = _NOUN_NUMBER.sub(r"\1 \2", text)  # "img2" -> "img 2" (but "r5" stays a region name)
     text = re.sub(r"\br-(\d{1,2})\b", r"r\1", text)  # "R-4" is region 4 too, not "are -4"
     text = _rejoined(text)
