@@ -22,7 +22,7 @@ C = {
     "angle": r"how many degrees|\bdegrees\b|\bangular\b|by (what|how much|which) angle|\bangle\b|\brotat|\byaw|\bturn|"
              r"\bswung\b|\bswing|\bspin|heading (change|difference|offset)|change in (the )?(camera )?heading|"
              r"\boffset angle\b|\bhow much\b.*\b(heading|yaw)|\brelative (heading|orientation|rotation|yaw)\b",
-    "same_heading": r"same (heading|direction|orientation|way)|\b(heading|direction|orientation)s?\b[a-z0-9' ]{0,40}?"
+    "same_heading": r"same (camera |drone |aircraft )?(heading|direction|orientation|way|yaw)|\bswung (a)?round\b|\bswing (a)?round\b|\brotation\b|\b(heading|direction|orientation)s?\b[a-z0-9' ]{0,40}?"
                     r"\b((is|are|was|were|stay(ed|s)?|remain(ed|s)?) )?(identical|unchanged|equal|the same|constant|steady|fixed)\b|"
                     r"\b(heading|direction|orientation)s? (is |are )?(identical|unchanged|equal|the same)\b|\bidentical (heading|direction|orientation)s?\b|"
                     r"change in (the )?(camera |drone )?(heading|direction|orientation)|change(d)? (its |the )?heading|"
@@ -62,7 +62,7 @@ C = {
              r"\b(which|what)\b.*\b(closer|nearer|farther|further)\b|"
              r"\b(rank|sort|order)\b.*\b(distance|far)",
     "overlap": r"overlap|stitch|covers? (the )?most|most of (the )?same|sees the most|same ground|best match|"
-               r"biggest part of the same|largest part of the same|same (area|scene|location|place)|in common|"
+               r"biggest part of the same|largest part of the same|\b(largest|biggest|greatest) (part|portion|share|fraction) of\b|same (area|scene|location|place)|in common|"
                r"shares? (the )?most|shared area|most (area|ground) (in common|with)|"
                r"\bshar(e|es|ing)\b.*\b(most|largest|biggest|greatest)\b|\b(most|largest|biggest|greatest)\b.*"
                r"\b(shared|in common)\b",
@@ -70,7 +70,8 @@ C = {
     "transfer": r"\b(boxed|outlined|marked|highlighted|circled|framed)\b|\bcorresponds? to\b|\bred box\b|\bthe box\b|"
                 r"\b(rectangle|square)\b(?! ?(met|kilomet|km|feet|foot|ft|mile|yard|pixel|px))|same spot|same place|"
                 r"same location|same feature|\bfeature\b|\bpatch\b|same ground|\bshows? (what|the same)\b|"
-                r"\b(is|as|to) which (region|box|label|mark|id|number)\b|"
+                r"\b(is|as|to) which (region|box|label|mark|id|number)\b|\bmarks? (a|the|one) (place|spot|location|point|feature)\b|"
+                r"\b(which|what) (id|number|label)\b.*\b(second|other|latter)\b|\b(which|what) (id|number|label)\b.*\b(photo|image|picture|view|frame) (2|b)\b|"
                 r"\bwhich (region|box|label|mark|id|number) (is it|in the (second|other|next|later))\b",
     "motion": r"\bmoving\b|\bmotion\b|\bmove(d|s|ment)?\b|\btravel|\bflying\b|\bfl(y|ew|own)\b|flight (line|path|direction)|\btrack\b|"
               r"\bgoing\b|\bheaded\b|\bmoved\b|ground slide|\bdrift|\bmanoeuv|\bmaneuv|\bpann(ing|ed)\b|\bstationary\b|\bshift(s|ed)?\b|\b(forwards?|backwards?|sideways|strafe[ds]?)\b",
@@ -91,7 +92,7 @@ C = {
             r"\b(straight|directly|vertically) (below|beneath|under)\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|"
-                r"what is the\b(?! (nearest|closest|farthest|furthest|most distant)\b)|"
+                r"what is the\b(?! (nearest|closest|farthest|furthest|most distant)\b)(?! (id|number|label) of the\b)|"
                 r"what are the\b|\bwhat (is|are) (growing|parked)",
     "side": r"\b(which|what) side\b|\b(to the |on the )?(left|right)\b|\babove\b|\bbelow\b|\bahead of\b|\bbehind\b|\bin front of\b",
     "perspective": r"\bif (you|i) (are|were|stood|stand)\b|\b(imagine|suppose|pretend) (you|i)\b|"

@@ -27,6 +27,10 @@ _MARKED = re.compile(r"\b(?:marked|labell?ed|numbered|tagged)\s+(?:as\s+|with\s+
                      r"(" + _ID_LIST + r")\b(?!\s*(?:metres|feet|yards|degrees|mm|cm|px|pixels|o'clock|%))")
 # "which region is closer, 2 or 8?": bare ids offered at the end of a question that names regions
 _OFFERED = re.compile(r"[,:]\s*((?:#?\d{1,2}\s*,\s*)*#?\d{1,2}\s*,?\s*(?:or|and)\s*#?\d{1,2})\s*\??\s*$")
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty").split()
+# a region id written as a word ("region five"); the same length is not kept: ids are ordered by position only
+_NUMBER_WORD_ID = re.compile(r"\b((?:" + REGION_NOUNS + r")\s+(?:number\s+)?)(" + "|".join(_NUMBER_WORDS) + r")\b(?!-)")
 _IMAGE_NOUNS = r"image|photo|picture|frame|shot|view|exposure|capture|camera|pic"
 _IMAGE = re.compile(r"\b(?:" + _IMAGE_NOUNS + r")s?\s*(?:#|no\.?|number)?\s*(\d|one|two|three|four|five|[a-d])\b"
                     r"|\b(first|second|third|fourth|fifth|last)\s+(?:" + _IMAGE_NOUNS + r")")
@@ -53,6 +57,7 @@ def region_ids(text: str) -> list[tuple[int, int | None]]:
     """(id, 1-based image or None) of every region mentioned, in order, without repeats."""
     found: list[tuple[int, int, int | None]] = []
     # "regions 4 and 5", "#3", "the things marked 2 and 5": every id of the matched list, at its place in the text
+    text = _NUMBER_WORD_ID.sub(lambda m: m.group(1) + str(_NUMBER_WORDS.index(m.group(2))), text)  # "region five"
     offered = [*_OFFERED.finditer(text)] if re.search(r"\b(?:" + REGION_NOUNS + r")\b", text) else []
     for m in [*_REGION.finditer(text), *_HASH.finditer(text), *_MARKED.finditer(text), *offered]:
         img = _image_after(text[m.end(): m.end() + 40])
