@@ -9,6 +9,7 @@ from planners.execute_camera import OPERATIONS as _  # noqa: F401  (registers th
 from planners.execute_regions import OPERATIONS
 from planners.plans import Evidence, found, undecided
 from planners.comparison import judge
+from planners.photo_choice import PER_PHOTO, photo_choice
 from planners.program import Ask, Program
 from planners.router import program_understanding
 from planners.toolbox import ToolContext
@@ -20,6 +21,8 @@ async def run_program(ctx: ToolContext, program: Program) -> Evidence:
         ask = Ask.HEADING_CHANGE if program.ask == Ask.TURNED else program.ask   # the turn's size is compared
         measure = program.model_copy(update={"ask": ask, "form": "value", "compare": None})
         return judge(program.compare, ask, await OPERATIONS[ask](ctx, measure))
+    if program.then is None and program.form == "choice" and program.ask in PER_PHOTO:
+        return await photo_choice(ctx, program)
     if program.then is None:
         return await OPERATIONS[program.ask](ctx, program)
     parts = [program.model_copy(update={"then": None}), program.then]

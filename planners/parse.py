@@ -25,6 +25,7 @@ from planners.concepts import NON_COUNT, UNIT_WORDS, has
 from planners.conventions import parse_options, without_format_examples
 from planners.lexicon import normalise
 from planners.object_classes import named_class
+from planners.photo_choice import read_photo_choice
 from planners.program import Ask, Conventions, Program, Referent
 from planners.referents import REGION_NOUNS, images_named, region_ids, stated_values
 
@@ -180,6 +181,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
                     why="a marked spot of image 1 found in image 2")
     if n == 2 and regions and has("transfer", t) and not has("clock", t):
         return make(Ask.TRANSFER, expect="region", why="a marked spot of image 1 found in image 2")
+    if not regions and (choice := read_photo_choice(t, n)) is not None:
+        return make(choice[0], [Referent(kind="image", image=i + 1) for i in range(n)], form="choice",
+                    expect=choice[1], why=f"the photo with the {'largest' if choice[1] == 'max' else 'smallest'} value")
     if has("clock", t) and n == 2:
         return make(Ask.CLOCK, _pair_refs(), why="where image 2 was taken, from image 1")
     if n == 2 and has("direction_wh", t) and not has("compass", t) and re.search(FIRST_VIEW, t):
@@ -309,7 +313,7 @@ def _with_format(program: Program, form_ask: Ask | None, n: int) -> Program:
 CLIMB = (r"\b(climb(s|ed|ing)?|ascen(d|ds|ded|ding|t)|descen(d|ds|ded|ding|t)|rose|risen|sank|"
          r"(gain|gained|lose|lost|drop|dropped) (height|altitude)|(altitude|height) (change|difference|gain|loss)|"
          r"change (in|of) (altitude|height)|difference in (altitude|height)|(higher|lower) (up|down)|"
-         r"how much (higher|lower)|"
+         r"how much (higher|lower)|(higher|lower) (altitude|height)|from (higher|lower)( up)?|"
          r"(height|altitude) ([a-z]+ ){0,4}(gain|gained|lose|lost|drop|dropped)|"
          r"from (higher|lower)|(higher|lower) than)\b")
 DESCENT = r"\b(descen|sank|lose|lost|drop|lower|loss)"

@@ -220,3 +220,18 @@ def test_yes_no_about_the_direction_a_dji_photo_faced_follows_its_gimbal_yaw_tag
     yes = agent.ask([photo], f"Was the camera facing {facing} when this was taken?")
     no = agent.ask([photo], f"is the drone pointed {opposite}?")
     assert (yes.text, no.text) == ("Yes", "No"), (yes.reason, no.reason)
+
+
+def test_which_photo_was_taken_higher_finer_or_wider_follows_the_altitude_tags(agent, shared_data, tmp_path):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    data = photo.read_bytes()
+    assert data.count(b'RelativeAltitude="+39.80"') == 1
+    higher = tmp_path / "higher.JPG"  # the same photo tagged 50 m higher: twice the GSD, four times the footprint
+    higher.write_bytes(data.replace(b'RelativeAltitude="+39.80"', b'RelativeAltitude="+89.80"'))
+    asked = {"Which of the two photos was taken from higher up?": 2, "which pic has the finer ground resolution": 1,
+             "Which image covers more ground?": 2, "Which photo was flown at the lower altitude?": 1}
+    for question, image in asked.items():
+        a = agent.ask([photo, higher], question)
+        assert a.text == f"photo {image}" and a.confidence >= 0.9, (question, a.text, a.reason)
+    same = agent.ask([photo, photo], "Which of the two photos was taken from higher up?")
+    assert same.confidence <= 0.5 and "about the same" in same.reason
