@@ -111,15 +111,17 @@ def components(u8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 MATCH_MIN, MATCH_SHARE = 12.0, 0.8   # see match_limit
-ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED = 0, 1, 2, 3, 4   # indices of the places in label_anchors
-PLACES = (ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED)
+# indices of the places in label_anchors
+ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED, ABOVE_CENTRED, BELOW_CENTRED = range(7)
+PLACES = (ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED, ABOVE_CENTRED, BELOW_CENTRED)
 
 
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,
                   size: tuple[int, int]) -> list[tuple[float, float]]:
     """Top-left corners (px) of a ``w`` x ``h`` label at the usual places of ``box`` (drawn with outlines ``thick``
     px wide; ``size``: image (W, H)), in this order: above, below, left of the box, inside its top-left corner
-    (INSIDE_TOP_LEFT), centred in it; kept inside the image, as some region renderers draw them (others draw a
+    (INSIDE_TOP_LEFT), centred in it, centred above it and centred below it (a label wider than a narrow box then
+    starts well left of it); kept inside the image, as some region renderers draw them (others draw a
     label that does not fit outside inside the top-left corner instead: see :func:`off_image`)."""
     return [(min(max(ax, 0), size[0] - w), min(max(ay, 0), size[1] - h)) for ax, ay in _places(box, w, h, thick)]
 
@@ -129,7 +131,8 @@ def _places(box: Sequence[float], w: float, h: float, thick: float) -> list[tupl
     x1, y1, x2, y2 = box
     half = thick / 2
     return [(x1 - half, y1 - half - h), (x1 - half, y2 + half), (x1 - half - w, y1 - half),
-            (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2)]
+            (x1 + half, y1 + half), ((x1 + x2 - w) / 2, (y1 + y2 - h) / 2),
+            ((x1 + x2 - w) / 2, y1 - half - h), ((x1 + x2 - w) / 2, y2 + half)]
 
 
 def off_image(box: Sequence[float], w: float, h: float, thick: float, size: tuple[int, int], place: int) -> bool:
