@@ -98,3 +98,15 @@ def test_a_box_crossed_by_another_boxs_line_keeps_its_top():
     cv2.rectangle(img, (20, 80), (260, 220), colour, 2)   # its top line crosses the first box's inside
     truth = _drawn_extent(img.shape, ((60, 40), (200, 180)), 2)
     assert off_glued_labels(jpeg_roundtrip(img, 85), truth) == truth
+
+
+def test_a_dark_shadow_beside_a_bright_line_on_light_ground_is_no_line():
+    # a bright cyan 2 px box on light grey ground with a dark band against its outer sides: the band is nearer the
+    # line's colour than the ground's in RGB, but its brightness is the ground's opposite, so it is no line
+    img = np.full((200, 240, 3), 235, np.uint8)
+    img[40:160, 60:180] = 50   # the shadow, 4 px past the box on each side
+    img[44:156, 64:176] = 170
+    cv2.rectangle(img, (64, 44), (175, 155), (40, 215, 240), 2)
+    truth = _drawn_extent(img.shape, ((64, 44), (175, 155)), 2)
+    found = outer_box(jpeg_roundtrip(img, 80), [64.5, 44.5, 174.5, 154.5])
+    assert np.abs(np.subtract(found, truth)).max() <= 1

@@ -10,9 +10,10 @@ Per side, a strip of pixels across the line is taken along the middle half of th
 where labels and tags sit). The line's column is the most saturated one within ``SEEK`` px of the found side (the
 overlay colours are saturated); its colour is the median there. A column further out is line while, on most rows,
 its pixel is nearer the line's colour than the background ``REACH`` px out on that row (half-way in colour is the
-edge of a line blurred by JPEG); walking inward likewise gives the inner edge. The outermost column so taken is
-dropped where its brightness is nearer the background's than the line's (JPEG keeps brightness at full resolution
-and colour at half: a thin line's colour spreads a column further than its brightness). A side whose outward walk is longer
+edge of a line blurred by JPEG) and, where line and background differ in brightness, its brightness is nearer the
+line's (JPEG keeps brightness at full resolution and colour at half, so a thin line's colour spreads a column
+further than its brightness; and a dark shadow beside a bright line on light ground is nearer the line's colour than
+the ground's, but not its brightness); walking inward by colour alike gives the inner edge. A side whose outward walk is longer
 than its inward walk + 1 has something of its colour glued outside it (a filled tag, a neighbouring box's line):
 its outer edge is put one line width (the median over the box's sides) out from its inner edge.
 """
@@ -101,20 +102,17 @@ def _walk(img: np.ndarray, pos: float, along: np.ndarray, sign: int, rows: bool,
             far = None
         n = 0
         c = best + direction
-        while lo <= c <= hi and (far is None or abs(c - best) < reach) and _is_line(strip, c - lo, colour, far, lo):
+        while (lo <= c <= hi and (far is None or abs(c - best) < reach) and _is_line(strip, c - lo, colour, far, lo)
+               and not (direction == sign and far is not None and _brighter_spread(strip, best - lo, c - lo, far - lo))):
             n += 1
             c += direction
-        if direction == sign and n > 0 and far is not None and _brighter_spread(strip, best - lo, c - direction - lo,
-                                                                               far - lo):
-            n -= 1
         counts.append(n)
     return float(best), float(counts[0]), float(counts[1])
 
 
 def _brighter_spread(strip: np.ndarray, line: int, last: int, far: int) -> bool:
-    """The outermost column taken for line (``last``) is nearer the background's brightness (column ``far``) than
-    the line's (``line``), where the two differ by LUMA_CONTRAST: JPEG keeps brightness at full resolution and
-    colour at half, so a thin line's colour spreads a column further than its brightness."""
+    """Column ``last`` is nearer the background's brightness (column ``far``) than the line's (``line``), where the
+    two differ by LUMA_CONTRAST: no longer line, however near the line's colour (:func:`_walk`)."""
     luma = np.median(strip[[line, last, far]] @ LUMA, axis=1)
     contrast = abs(float(luma[2] - luma[0]))
     return contrast >= LUMA_CONTRAST and abs(float(luma[1] - luma[0])) > contrast / 2
