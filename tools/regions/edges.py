@@ -13,9 +13,9 @@ its pixel is nearer the line's colour than the background ``REACH`` px out on th
 edge of a line blurred by JPEG) and, where line and background differ in brightness, its brightness is nearer the
 line's (JPEG keeps brightness at full resolution and colour at half, so a thin line's colour spreads a column
 further than its brightness; and a dark shadow beside a bright line on light ground is nearer the line's colour than
-the ground's, but not its brightness); walking inward by colour alike gives the inner edge. A side whose outward walk is longer
-than its inward walk + 1 has something of its colour glued outside it (a filled tag, a neighbouring box's line):
-its outer edge is put one line width (the median over the box's sides) out from its inner edge.
+the ground's, but not its brightness); walking inward by colour alike gives the inner edge. A side whose outward
+walk is longer than its inward walk + 1 has something of its colour glued outside it (a filled tag, a neighbouring
+box's line): its outer edge is put one line width (the median over the box's sides) out from its inner edge.
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ def _walk(img: np.ndarray, pos: float, along: np.ndarray, sign: int, rows: bool,
         n = 0
         c = best + direction
         while (lo <= c <= hi and (far is None or abs(c - best) < reach) and _is_line(strip, c - lo, colour, far, lo)
-               and not (direction == sign and far is not None and _brighter_spread(strip, best - lo, c - lo, far - lo))):
+               and not (direction == sign and far is not None
+                        and _brighter_spread(strip, best - lo, c - lo, far - lo))):
             n += 1
             c += direction
         counts.append(n)
