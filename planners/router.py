@@ -132,7 +132,7 @@ def route(question: str, n_images: int, *, task_hint: str | None = None, use_emb
 
 #: Answer formats of the asks the program executor answers itself (``planners.execute``), by (ask, form).
 PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
-    (Ask.COMPASS, "value"): "COMPASS", (Ask.COMPASS, "yes_no"): "YES_NO", (Ask.ALTITUDE, "choice"): "CHOICE", (Ask.GSD, "choice"): "CHOICE", (Ask.FOOTPRINT, "choice"): "CHOICE",
+    (Ask.COMPASS, "value"): "COMPASS", (Ask.COMPASS, "yes_no"): "YES_NO", (Ask.ALTITUDE, "choice"): "CHOICE", (Ask.GSD, "choice"): "CHOICE", (Ask.FOOTPRINT, "choice"): "CHOICE", (Ask.QUALITY, "choice"): "CHOICE", (Ask.COMPASS, "choice"): "CHOICE",
     (Ask.HEADING_CHANGE, "value"): "ANGLE", (Ask.TURNED, "yes_no"): "YES_NO",
     (Ask.DISTANCE, "value"): "LENGTH", (Ask.ALTITUDE, "value"): "LENGTH", (Ask.ALTITUDE, "yes_no"): "YES_NO", (Ask.ALTITUDE, "label"): "LABEL", (Ask.FOOTPRINT, "value"): "FOOTPRINT",
     (Ask.GSD, "value"): "GSD", (Ask.COUNT, "value"): "COUNT", (Ask.OVERLAP, "choice"): "CHOICE",

@@ -235,3 +235,27 @@ def test_which_photo_was_taken_higher_finer_or_wider_follows_the_altitude_tags(a
         assert a.text == f"photo {image}" and a.confidence >= 0.9, (question, a.text, a.reason)
     same = agent.ask([photo, photo], "Which of the two photos was taken from higher up?")
     assert same.confidence <= 0.5 and "about the same" in same.reason
+
+
+def test_which_photo_is_blurrier_darker_or_faces_a_direction_from_each_photos_own_measure(agent, shared_data, tmp_path):
+    import cv2
+
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"
+    rgb = cv2.imread(str(photo))
+    small = cv2.resize(rgb, (1200, 675), interpolation=cv2.INTER_AREA)
+    sharp, blurred, dark = tmp_path / "sharp.jpg", tmp_path / "blurred.jpg", tmp_path / "dark.jpg"
+    cv2.imwrite(str(sharp), small)
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(small, (0, 0), 6))
+    cv2.imwrite(str(dark), (small * 0.3).astype("uint8"))
+    assert agent.ask([sharp, blurred], "Which photo is blurrier?").text == "photo 2"
+    assert agent.ask([blurred, sharp], "which one is sharper").text == "photo 2"
+    assert agent.ask([sharp, dark, blurred], "Which of these images is the darkest?").text == "photo 2"
+    # the same photo with its yaw tags turned to the opposite direction (same byte length)
+    data = photo.read_bytes()
+    turned = tmp_path / "turned.JPG"
+    turned.write_bytes(data.replace(b'GimbalYawDegree="+45.00"', b'GimbalYawDegree="-135.0"')
+                       .replace(b'FlightYawDegree="+46.00"', b'FlightYawDegree="-134.0"'))
+    facing = agent.ask([photo, turned], "Which of the photos faces south-west?")
+    assert facing.text == "photo 2" and facing.confidence >= 0.9, facing.reason
+    none = agent.ask([photo, turned], "Which photo is facing north?")  # 45 degrees off in both: nearest, unsure
+    assert none.confidence <= 0.5 and "none faces N" in none.reason
