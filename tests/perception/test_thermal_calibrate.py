@@ -69,3 +69,15 @@ def test_the_sidecar_names_the_suppression_iou_it_was_calibrated_with() -> None:
     frame = {"person": ([0.7], 1), "car": ([], 0), "bicycle": ([], 0), "other_vehicle": ([], 0)}
     assert calibrate([frame] * 3, 640, 0.6)["nms_iou"] == 0.6
     assert "nms_iou" not in calibrate([frame] * 3, 640)
+
+
+def test_validation_frames_of_the_held_out_scenes_are_not_calibrated_on(tmp_path) -> None:
+    from training.thermal_calibrate import calibration_frames
+    from training.thermal_data import FrameName
+
+    sets = tmp_path / "normal_xml" / "ImageSets" / "Main"
+    sets.mkdir(parents=True)
+    # a held-out frame itself, a near neighbour of it, the same flight far away, and another flight
+    sets.joinpath("val.txt").write_text("0_60_30_0_01609\n0_60_30_0_01650\n0_60_30_0_05000\n1_60_30_0_01609\n")
+    frames = calibration_frames(tmp_path, [FrameName("0_60_30_0", 1609)])
+    assert [image.stem for image, _ in frames] == ["0_60_30_0_05000", "1_60_30_0_01609"]
