@@ -123,6 +123,8 @@ def evaluate(frames: list[tuple[Path, Path]], config: Config | None = None) -> d
             "precision_iou50": float(h[counted].mean()) if counted.any() else None,
             "count_abs_error_mean": float(np.mean([abs(e) for e, _ in errs])),
             "count_within_10pct_or_1": float(np.mean([within(e, t) for e, t in errs])),
+            # the tolerance of the outside question set: round(15 % of the true count), so exact under 4
+            "count_within_15pct_where_present": _mean([abs(e) <= round(0.15 * t) for e, t in errs if t > 0]),
             # frames without the class are nearly always counted right (0): the share where it is present
             "count_within_10pct_or_1_where_present": _mean([within(e, t) for e, t in errs if t > 0]),
             "count_errors_where_present": [e for e, t in errs if t > 0] if len(frames) <= 20 else None}
