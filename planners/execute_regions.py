@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from agent.task_types import TASK_TYPES, TaskType
 from planners.conventions import parse_conventions
-from planners.execute import OPERATIONS, capture_clock, capture_distance, geometry
+from planners.comparison import judge_point
+from planners.execute import OPERATIONS, capture_clock, capture_distance, compass, geometry
 from planners.plans import (UNLABELED_ANSWER, Evidence, clock_strategy, found, rank_strategy, read_regions, undecided,
                             unlabeled_block_full_ranking, unlabeled_boxes)
 from planners.parse import SLANT
@@ -37,7 +38,55 @@ def legacy_understanding(p: Program, task: TaskType, plan: str) -> Understanding
 async def region_clock(ctx: ToolContext, p: Program) -> Evidence:
     if len(ctx.images) >= 2 and not p.regions():
         return await capture_clock(ctx, p)
+    if p.conventions.reference == "north":  # "if 12 o'clock is north": the hour of the compass bearing
+        bearing = await region_bearing(ctx, p)
+        if bearing["value"] is None:
+            return bearing
+        return found({"hour": bearing["value"]["hour"]}, bearing["confidence"], "12 o'clock = north; " + bearing["reason"])
     return await clock_strategy(ctx, legacy_understanding(p, TaskType.DIRECTION_RECOGNITION, "clock"))
+
+
+async def region_bearing(ctx: ToolContext, p: Program) -> Evidence:
+    """Compass bearing (``bearing_deg``) and north-up clock ``hour`` of the named region from the drone (the image
+    centre) or from the anchor region, on a straight-down photo: its direction in the image turned by the camera
+    heading (the compass direction of the image top). An oblique photo is refused: there a direction in the image is
+    not one on the ground."""
+    anchor = p.conventions.anchor.id if p.conventions.anchor is not None else None
+    targets = [i for i in p.regions() if i != anchor]
+    if not targets:
+        return undecided("the question names no target region (expected e.g. 'region 3')")
+    need = [targets[0]] + ([anchor] if anchor is not None else [])
+    regions, size, _ = await read_regions(ctx, 0, need)
+    if missing := [i for i in need if i not in regions]:
+        return undecided(f"region(s) {missing} could not be read in the image")
+    g = await geometry(ctx, p)
+    if g.get("heading_deg") is None:
+        why = (g.get("missing") or {}).get("heading_deg") or "no heading tag"
+        return undecided(f"a compass direction in the photo needs the camera heading: {why}")
+    if g.get("view") == "oblique":
+        return undecided("the photo is oblique: a direction in the image is not a compass direction on the ground")
+    heading = float(g["heading_deg"])
+    r = await ctx.call("clock_direction", target=regions[targets[0]]["bbox"], image_size=size,
+                       anchor=regions[anchor]["bbox"] if anchor is not None else None, heading_deg=(-heading) % 360.0,
+                       rounding=p.conventions.rounding)
+    note = f"image top faces {heading:.0f} degrees ({_source_of(g)})" + (
+        "" if g.get("view") else "; assuming a straight-down view")
+    return found({"bearing_deg": float(r["angle_deg"]) % 360.0, "hour": int(r["hour"])}, 0.8 if g.get("view") else 0.6,
+                 note)
+
+
+def _source_of(g: dict) -> str:
+    return str(g.get("heading_source") or "heading tag")
+
+
+async def compass_of(ctx: ToolContext, p: Program) -> Evidence:
+    """A region's compass direction from the drone, else the photo's heading or image 2's position from image 1's."""
+    if p.regions():
+        evidence = await region_bearing(ctx, p)
+        if evidence["value"] is not None:
+            evidence["value"] = {"bearing_deg": evidence["value"]["bearing_deg"]}
+        return judge_point(p.expect, evidence) if p.form == "yes_no" and p.expect else evidence
+    return await compass(ctx, p)
 
 
 async def order_from_region(ctx: ToolContext, p: Program, anchor: int | None) -> Evidence:
@@ -268,4 +317,4 @@ async def side(ctx: ToolContext, p: Program) -> Evidence:
 
 
 OPERATIONS.update({Ask.CLOCK: region_clock, Ask.ORDER: order, Ask.DISTANCE: distance, Ask.TRANSFER: transfer,
-                   Ask.SIDE: side})
+                   Ask.SIDE: side, Ask.COMPASS: compass_of})

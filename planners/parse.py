@@ -96,6 +96,10 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
     program.question = question
     if program.ask == Ask.TILT and stated.pitch_deg is None:  # "straight down or oblique?" asks, it does not state
         program.conventions.pitch_deg = None
+    if program.ask == Ask.COMPASS and len(program.regions()) >= 2 and (
+            anchor := _anchor(rest, r"from|of|relative to|with respect to|seen from")) is not None:
+        program.conventions.anchor = Referent(kind="region", id=anchor)  # "is region 1 east of region 2?"
+        program.understood.append(f"anchor: region {anchor}")
     if program.ask == Ask.CLOCK and (anchor := _anchor(rest)) is not None and anchor in program.regions():
         program.conventions.anchor = Referent(kind="region", id=anchor)
         program.understood.append(f"anchor: region {anchor}")
@@ -172,6 +176,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
                         why="where one region lies from another, in the image")
         if has("count", t) and not NON_COUNT.search(t) and not yes_no:
             return make(Ask.COUNT, why="number of objects inside a region")
+        if has("compass", t) or re.search(r"\bbearing\b", t):
+            return make(Ask.COMPASS, why="compass direction of a region from the drone (or another region)")
         if not (has("quality", t) or has("tilt", t)):
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
@@ -353,7 +359,13 @@ def _conventions(t: str, s) -> Conventions:
             r"\bnadir\b|straight down|top[- ]?down|vertical|pointing down|ortho(photo|mosaic|image)", t) else s.pitch_deg,
         focal_mm=s.focal_mm, sensor_width_mm=s.sensor_width_mm, focal_px=s.focal_px,
         ground_width_m=s.ground_width_m, ground_elevation_m=s.ground_elevation_m,
-        normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)))
+        normalized_boxes=bool(re.search(r"normali[sz]ed|relative coordinates|between 0 and 1", t)),
+        reference="north" if re.search(NORTH_AT_12, t) else "image_up")
+
+
+#: A clock whose 12 is stated to point north ("if 12 o'clock is north", "with north at 12").
+NORTH_AT_12 = (r"\b12( o'clock)? (is|=|at|as|being|means|points? (to )?|facing) (true |grid |due )?north\b|"
+               r"\bnorth\b (is|=|at|as|being) (the )?12\b|\bnorth[- ]up clock\b|\bclock\b[^.?]*\bnorth[- ]up\b")
 
 
 def _order(t: str) -> str:

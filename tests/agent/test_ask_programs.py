@@ -259,3 +259,30 @@ def test_which_photo_is_blurrier_darker_or_faces_a_direction_from_each_photos_ow
     assert facing.text == "photo 2" and facing.confidence >= 0.9, facing.reason
     none = agent.ask([photo, turned], "Which photo is facing north?")  # 45 degrees off in both: nearest, unsure
     assert none.confidence <= 0.5 and "none faces N" in none.reason
+
+
+def test_a_regions_compass_direction_and_north_up_clock_follow_the_photos_heading(agent, shared_data, tmp_path):
+    import subprocess
+
+    import cv2
+
+    from tests.overlay_drawings import drawn_overlay, region_style, survey_1080p
+
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"  # straight down, image top faces 45 degrees
+    yaw = float(re.search(rb'GimbalYawDegree="?\+?(-?[0-9.]+)', photo.read_bytes()).group(1))
+    assert yaw == 45.0
+    style = region_style((255, 0, 0), 3, "above", "Region {id}", 0.8, "dejavu_sans_bold", True)
+    # image angles (clockwise from image up) 45 (upper right) and 225 (lower left): compass 90 (E) and 270 (W)
+    layout = [(1, [1300, 180, 1420, 300], style), (2, [500, 780, 620, 900], style)]
+    drawn = tmp_path / "overlay.jpg"
+    cv2.imwrite(str(drawn), cv2.cvtColor(drawn_overlay(survey_1080p(shared_data, photo.name), layout, 92),
+                                         cv2.COLOR_RGB2BGR))
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-tagsfromfile", str(photo), "-all:all", str(drawn)],
+                   check=True)
+    east = agent.ask([drawn], "In which compass direction is region 1 from the drone?")
+    assert east.text.startswith("E "), (east.text, east.reason)
+    assert agent.ask([drawn], "If 12 o'clock is north, where does region 2 sit?").text == "9 o'clock"
+    assert agent.ask([drawn], "Where is region 2, as a clock direction?").text == "8 o'clock"  # image up = 12
+    assert agent.ask([drawn], "Is region 1 east of the drone?").text == "Yes"
+    assert agent.ask([drawn], "Is region 1 east of region 2?").text == "Yes"  # 53 degrees right of image up: 98
+    assert agent.ask([drawn], "Is region 2 north of region 1?").text == "No"

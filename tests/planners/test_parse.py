@@ -442,3 +442,13 @@ def _read_as(row: dict) -> list[tuple[object, object]]:
     stated = ("altitude_m", "pitch_deg", "focal_mm", "sensor_width_mm", "ground_width_m", "ground_elevation_m")
     read |= {key: None if (v := getattr(p.conventions, key)) is None else round(v, 2) for key in stated}
     return [(row[key], read[key]) for key in read if key in row]
+
+
+def test_a_clock_with_north_at_12_is_read_as_north_up():
+    for q in ("If 12 o'clock is north, where does region 6 sit?", "With north at 12, where is box 8?",
+              "clock direction of region 2, 12 = north"):
+        assert parse_question(q, 1).conventions.reference == "north", q
+    assert parse_question("Region 3 is at what clock position?", 1).conventions.reference == "image_up"
+    p = parse_question("Is region 1 east of region 2?", 1)
+    assert (p.ask, p.expect, p.conventions.anchor.id) == (Ask.COMPASS, "E", 2)
+
