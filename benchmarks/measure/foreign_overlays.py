@@ -5,8 +5,8 @@ Input: a ``regions.jsonl`` of foreign overlays (one line per image: ``image`` re
 Output: one JSONL line per image in the ``read_regions`` MCP tool's shape (``regions`` with ``id`` and ``bbox``
 [x1, y1, x2, y2] px, ``unlabeled_boxes``) plus ``style`` and ``seconds`` (wall time of the read), which
 ``../shared/foreign/score_overlays.py regions.jsonl PRED.jsonl`` scores; timing figures (median and p90 per image,
-overall and for 1080p-class images, i.e. max side <= 1920 px) are printed and written to
-``docs/figures/foreign_overlays.json`` (or ``--figures``).
+overall and for 1080p-class images, i.e. max side <= 1920 px) are printed, and written to ``--figures`` when given
+(``docs/figures/foreign_overlays.json`` for the published figure: a subset or trial run does not overwrite it).
 
 The ground truth in the file is never read here except ``style`` and the image size (to pick a subset and to
 group timings): the reader sees the pixels only.
@@ -33,7 +33,6 @@ import numpy as np  # noqa: E402
 
 from benchmarks.figures import write_figures  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 HD_MAX_SIDE = 1920   # px: images no larger than a 1080p frame form the timing target's group
 
 
@@ -89,7 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--subset-gt", type=Path, default=None,
                     help="also write the chosen images' ground-truth lines here (to score a subset; keep it outside "
                          "the project)")
-    ap.add_argument("--figures", type=Path, default=ROOT / "docs" / "figures" / "foreign_overlays.json")
+    ap.add_argument("--figures", type=Path, default=None,
+                    help="write the timing figures here (docs/figures/foreign_overlays.json for the published run)")
     args = ap.parse_args(argv)
 
     records = [json.loads(line) for line in args.regions.read_text().splitlines() if line.strip()]
@@ -103,7 +103,11 @@ def main(argv: list[str] | None = None) -> None:
     args.out.write_text("".join(json.dumps(ln) + "\n" for ln in lines))
     if args.subset_gt is not None:
         args.subset_gt.write_text("".join(json.dumps(rec) + "\n" for rec in chosen))
-    write_figures({"images": len(lines), "predictions": str(args.out), "timing": timing(lines)}, args.figures)
+    figures = {"images": len(lines), "predictions": str(args.out), "timing": timing(lines)}
+    if args.figures is not None:
+        write_figures(figures, args.figures)
+    else:
+        print(json.dumps(figures["timing"]))
 
 
 if __name__ == "__main__":
