@@ -1,6 +1,7 @@
 """The rule-out of line pairs before closing them (:mod:`tools.regions.crossing`): a pair it rules out is one for
 which :func:`tools.regions.lines._close_pair` finds no box, on masks where both kinds of pair occur (drawn boxes,
-noise blobs, lines that no row crosses)."""
+noise blobs, lines that no row crosses, lines with rows drawn across them but not both drawn between two of those
+rows)."""
 
 from __future__ import annotations
 
@@ -31,17 +32,19 @@ def _mask(seed: int) -> np.ndarray:
 
 
 def test_pairs_ruled_out_close_no_box_and_boxes_are_kept() -> None:
-    kept = ruled_out = 0
+    kept = ruled_out = by_sides = 0
     for seed in range(6):
         mask = _mask(seed)
         sums = MaskSums.of(mask, mask, mask)
         xs = sorted(line_pieces(mask, vertical=True), key=lambda ln: ln.pos)
         pairs = [(a, b) for i, a in enumerate(xs) for b in xs[i + 1:] if b.pos - a.pos >= 12]
-        flags = crossed(pairs, sums.cover[0], SIDE_COVER, 12)
-        for (a, b), ok in zip(pairs, flags):
+        rows_only = crossed(pairs, sums.cover[0], SIDE_COVER, 12)
+        flags = crossed(pairs, sums.cover[0], SIDE_COVER, 12, sums.cover[1])
+        for (a, b), ok, row_ok in zip(pairs, flags, rows_only):
             boxes = _close_pair(a, b, *sums.cover, sums.mask[0], mask, 12)
             if not ok:
                 assert boxes == [], (seed, a, b)
                 ruled_out += 1
+                by_sides += bool(row_ok)   # rows cross the pair, but its sides are not drawn between two of them
             kept += bool(boxes)
-    assert ruled_out > 0 and kept > 0   # both kinds of pair were met
+    assert ruled_out > 0 and kept > 0 and by_sides > 0   # every kind of pair was met

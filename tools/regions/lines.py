@@ -196,7 +196,7 @@ def _paired(mask: np.ndarray, min_side: float, filled: np.ndarray, thin: np.ndar
         sides = [(j, a, b) for j, right in enumerate(xs[i + 1:], start=i + 1) if right.pos - left.pos >= min_side
                  for a, b in _side_pairs(left, right, cut[i] or cut[j])]
         # a pair with no row drawn across it closes no box: all of this line's partners are ruled out at once
-        across = crossed([(a, b) for _, a, b in sides], sums.cover[0], SIDE_COVER, min_side)
+        across = crossed([(a, b) for _, a, b in sides], sums.cover[0], SIDE_COVER, min_side, sums.cover[1])
         for _, group in groupby(zip(sides, across), key=lambda s: s[0][0]):
             pair = []
             for a, b in ((a, b) for (_, a, b), ok in group if ok):
