@@ -10,11 +10,12 @@ missing and where it was looked for.
 from __future__ import annotations
 
 import math
+import re
 from typing import Awaitable, Callable
 
 from planners.comparison import judge_point
 from planners.object_classes import detector_labels
-from planners.plans import Evidence, count_confidence, found, read_regions, undecided
+from planners.plans import Evidence, count_confidence, found, read_regions, undecided, unlabeled_boxes
 from planners.program import Ask, Program
 from planners.toolbox import ToolCallError, ToolContext
 
@@ -123,8 +124,15 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
     return found({"text": text}, conf, note)
 
 
+#: Words that name the drawn marks themselves: "how many regions are marked?" counts the overlay, not objects.
+DRAWN_MARKS = re.compile(r"(bounding )?(regions?|box(es)?|bbox(es)?|marks?|markers?|labels?|tags?|rectangles?|"
+                         r"annotations?|outlines?|polygons?|masks?|rois?|zones?)\b")
+
+
 async def count(ctx: ToolContext, p: Program) -> Evidence:
     label = (p.objects() or ["object"])[0]
+    if DRAWN_MARKS.match(label) and not p.regions():  # "regions", "boxes drawn"
+        return await count_drawn(ctx, label)
     boxes = None  # the regions counted in (None: the whole frame), read first: a missing one needs no detector run
     if p.regions():
         regions, _, _ = await read_regions(ctx, 0, p.regions())
@@ -153,6 +161,15 @@ async def count(ctx: ToolContext, p: Program) -> Evidence:
         where = f" with their centre inside region(s) {', '.join(map(str, p.regions()))}"
     return found({"n": n, "label": label}, conf, f"{' + '.join(wanted)} found by the {r.get('model') or ''} detector "
                  f"(it knows {', '.join(known)}){where}{measured}; small or occluded objects may be missed")
+
+
+async def count_drawn(ctx: ToolContext, label: str) -> Evidence:
+    """The number of drawn regions (boxes with their ids, and boxes whose label could not be read)."""
+    regions, _, unread = await read_regions(ctx, 0)
+    boxes = unlabeled_boxes(unread)
+    note = f"{len(regions)} drawn region(s) with ids read" + (
+        f" and {len(boxes)} drawn box(es) whose label could not be read" if boxes else "")
+    return found({"n": len(regions) + len(boxes), "label": label}, 0.7 if boxes else 0.8, note + " (read_regions)")
 
 
 def _centre_inside(box: list[float], region: list[float]) -> bool:

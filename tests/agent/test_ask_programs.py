@@ -286,3 +286,18 @@ def test_a_regions_compass_direction_and_north_up_clock_follow_the_photos_headin
     assert agent.ask([drawn], "Is region 1 east of the drone?").text == "Yes"
     assert agent.ask([drawn], "Is region 1 east of region 2?").text == "Yes"  # 53 degrees right of image up: 98
     assert agent.ask([drawn], "Is region 2 north of region 1?").text == "No"
+
+
+def test_how_many_regions_are_drawn_counts_the_overlay_not_objects(agent, shared_data, tmp_path):
+    import cv2
+
+    from tests.overlay_drawings import drawn_overlay, region_style, survey_1080p
+
+    style = region_style((255, 0, 0), 3, "above", "Region {id}", 0.8, "dejavu_sans_bold", True)
+    layout = [(0, [300, 200, 420, 320], style), (1, [1300, 180, 1420, 300], style), (2, [500, 780, 620, 900], style)]
+    drawn = tmp_path / "overlay.jpg"
+    cv2.imwrite(str(drawn), cv2.cvtColor(drawn_overlay(survey_1080p(shared_data, "DJI_0018.JPG"), layout, 92),
+                                         cv2.COLOR_RGB2BGR))
+    for question in ("How many regions are marked?", "number of boxes drawn on this image?"):
+        a = agent.ask([drawn], question)
+        assert a.text.startswith("3 "), (question, a.text, a.reason)
