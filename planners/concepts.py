@@ -88,7 +88,7 @@ C = {
             r"at an angle|\bpitch(ed)?\b|\boverhead (shot|view|photo|image|picture)|\bslant(ed|ing)?\b|\bskew(ed)?\b|"
             r"perpendicular to the (ground|surface|terrain)|\bbird'?s[- ]eye\b|\blooking across\b|"
             r"\b(from|taken) (directly |straight )?(above|overhead)\b|\b(directly|straight) (above|overhead)\b|"
-            r"\babove directly\b|\borthographic\b|\bfrom (the |a )?side\b|\bside[- ](on|view)\b|\bdepression (angle)?\b|\blook-?down angle\b|"
+            r"\babove directly\b|\borthographic\b|\bgimbal (angle|pitch|tilt)\b|\bcamera (angle|pitch|tilt)\b|\bfrom (the |a )?side\b|\bside[- ](on|view)\b|\bdepression (angle)?\b|\blook-?down angle\b|"
             r"\b(straight|directly|vertically) (below|beneath|under)\b",
     "semantic": r"\bidentify\b|\bdescribe\b|what kind of|land use|\bhealthy\b|\bcrop\b|colou?r|used for|"
                 r"what (is|'s) in\b|\bwhat (object|thing|building|vehicle)\b|is there (a|an|any)\b|"

@@ -119,6 +119,8 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
     conf = float(g["view_confidence"]) if g.get("view_confidence") is not None else METADATA_CONFIDENCE
     if p.form == "yes_no":
         return found({"value": view == (p.expect or "nadir")}, conf, note)
+    if p.form == "value":
+        return _tilt_angle(g, p.expect or "pitch", conf, note)
     angle = f", pitch {float(pitch):.0f} degrees" if pitch is not None else ""
     text = f"nadir (straight down{angle})" if view == "nadir" else f"oblique (tilted{angle})"
     return found({"text": text}, conf, note)
@@ -127,6 +129,19 @@ async def tilt(ctx: ToolContext, p: Program) -> Evidence:
 #: Words that name the drawn marks themselves: "how many regions are marked?" counts the overlay, not objects.
 DRAWN_MARKS = re.compile(r"(bounding )?(regions?|box(es)?|bbox(es)?|marks?|markers?|labels?|tags?|rectangles?|"
                          r"annotations?|outlines?|polygons?|masks?|rois?|zones?)\b")
+
+
+def _tilt_angle(g: dict, asked: str, conf: float, note: str | None) -> Evidence:
+    """The camera angle asked for, written first: the pitch (-90 = straight down), the angle off nadir (0 = straight
+    down) or the depression below the horizon (90 = straight down)."""
+    if g.get("pitch_deg") is None:
+        return _missing(g, "pitch_deg", "camera pitch")
+    pitch = float(g["pitch_deg"])
+    off_nadir, depression = abs(90.0 + pitch), -pitch
+    text = {"off_nadir": f"{off_nadir:.0f} degrees from straight down (pitch {pitch:.0f} degrees)",
+            "depression": f"{depression:.0f} degrees below the horizon (pitch {pitch:.0f} degrees)"}.get(
+        asked, f"pitch {pitch:.0f} degrees ({off_nadir:.0f} degrees from straight down)")
+    return found({"text": text}, conf, note)
 
 
 async def count(ctx: ToolContext, p: Program) -> Evidence:

@@ -242,6 +242,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
         # "nadir or oblique?" offers both views; "pointed at the ground at a slant?" asks about one
         either = bool(re.search(rf"({TILT_NADIR}).*\bor\b.*({TILT_OBLIQUE})|({TILT_OBLIQUE}).*\bor\b.*({TILT_NADIR})", t))
         yn = yes_no and not either
+        if not yn and not either and (angle := _tilt_angle(t)) is not None:
+            return make(Ask.TILT, form="value", expect=angle, why=f"the camera's angle ({angle})")
         return make(Ask.TILT, form="yes_no" if yn else "label", expect=_tilt_expect(t) if yn else None,
                     why="nadir or oblique")
     if n == 1 and not regions and yes_no and (c := read_comparison(t)) is not None:
@@ -412,6 +414,20 @@ TILT_NADIR = (r"straight[- ]down|vertical|\bnadir\b|-90|top[- ]?down|looking dow
               r"perpendicular|bird'?s[- ]eye|(straight|directly|vertically) (down )?at the (ground|floor)|"
               r"(straight|directly|vertically) (below|beneath|under)")
 TILT_OBLIQUE = r"\boblique(ly)?\b|\btilt|\bangled\b|at an angle|horizon|off-nadir|perspective view|\bslant|\bskew|looking across"
+
+
+def _tilt_angle(t: str) -> str | None:
+    """Which angle a tilt question asks for in degrees: ``off_nadir`` ("tilted from vertical"), ``depression``
+    ("below the horizon") or ``pitch`` ("the gimbal pitch"); None when it asks for the view, not a number."""
+    if not re.search(r"how many degrees|\b(what|which)\b[a-z' -]{0,30}\bangle\b|\bangle (of|is)\b|\bin degrees\b|"
+                     r"\b(off-nadir|depression|gimbal|camera|tilt|pitch) angle\b|\bhow (steep|steeply)\b|"
+                     r"\bhow (much|far) .*\btilt|\bpitch\b", t):
+        return None
+    if re.search(r"\b(from|off|away from|relative to) (the )?(vertical|nadir|straight down|plumb)|\boff-nadir angle\b", t):
+        return "off_nadir"
+    if re.search(r"\bdepression\b|below (the )?horizon|from (the )?horizontal|look-?down angle|\bhow (steep|steeply)\b", t):
+        return "depression"
+    return "pitch"
 
 
 def _tilt_expect(t: str) -> str:

@@ -301,3 +301,14 @@ def test_how_many_regions_are_drawn_counts_the_overlay_not_objects(agent, shared
     for question in ("How many regions are marked?", "number of boxes drawn on this image?"):
         a = agent.ask([drawn], question)
         assert a.text.startswith("3 "), (question, a.text, a.reason)
+
+
+def test_the_camera_angle_asked_in_degrees_is_written_first(agent, shared_data):
+    photo = shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"  # gimbal pitch tag -89.9
+    assert agent.ask([photo], "What is the gimbal angle?").text.startswith("pitch -90 degrees")
+    asked = {"How many degrees is the camera tilted from vertical?": "30 degrees from straight down",
+             "How steeply is the camera looking down, in degrees?": "60 degrees below the horizon",
+             "What is the camera pitch?": "pitch -60 degrees"}
+    for question, start in asked.items():
+        a = agent.ask([photo], "The gimbal was at -60 degrees. " + question)
+        assert a.text.startswith(start), (question, a.text, a.reason)
