@@ -61,33 +61,45 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
     A line drawn along the edge between a bright and a dark area lies between them in brightness: its colour alone
     (RGB less its mean) differs from both sides, which are alike in colour, by HUE_CONTRAST.
     """
-    r_, g_, b_ = cv2.split(rgb)
-    hue_of = rgb.astype(np.int16) - rgb.mean(axis=2, keepdims=True).astype(np.int16)   # chroma part of each pixel
-    least = cv2.min(cv2.min(r_, g_), b_)
-    chroma = (cv2.subtract(cv2.max(cv2.max(r_, g_), b_), least) >= MIN_CHROMA) | (least >= LIGHT_MIN)
+    hue_of, chroma = _hue_and_chroma(rgb)
     out = np.zeros(rgb.shape[:2], bool)
-    height, width = rgb.shape[:2]
     for r in LINE_REACHES if max(rgb.shape[:2]) > WIDE_REACH_FROM else LINE_REACHES[:1]:
-        border = (r, r, 0, 0) if axis == 1 else (0, 0, r, r)
-        padded = cv2.copyMakeBorder(rgb, *border, cv2.BORDER_REPLICATE)
-        if axis == 1:
-            before, after = padded[:height], padded[2 * r:]
-        else:
-            before, after = padded[:, :width], padded[:, 2 * r:]
+        before, after = _beside(rgb, r, axis)
         d1 = _l1(rgb, before)
         d2 = _l1(rgb, after)
         both = cv2.min(d1, d2)
         out |= (both >= LINE_CONTRAST) & (_l1(before, after) <= SAME_WAY * both)
-        hue_pad = np.pad(hue_of, ((r, r), (0, 0), (0, 0)) if axis == 1 else ((0, 0), (r, r), (0, 0)), mode="edge")
-        hb, ha = (hue_pad[:height], hue_pad[2 * r:]) if axis == 1 else (hue_pad[:, :width], hue_pad[:, 2 * r:])
-        h1, h2 = np.abs(hue_of - hb).sum(axis=2), np.abs(hue_of - ha).sum(axis=2)
-        h_both = np.minimum(h1, h2)
-        out |= (h_both >= HUE_CONTRAST) & (np.abs(hb - ha).sum(axis=2) <= SAME_WAY * h_both)
+        hb, ha = _beside(hue_of, r, axis)
+        h_both = cv2.min(_l1(hue_of, hb), _l1(hue_of, ha))
+        out |= (h_both >= HUE_CONTRAST) & (_l1(hb, ha) <= SAME_WAY * h_both)
     return out & chroma
 
 
+def _hue_and_chroma(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's chroma part (int16 RGB less the RGB mean rounded down) and whether the pixel is chromatic
+    (MIN_CHROMA) or light (LIGHT_MIN)."""
+    r_, g_, b_ = cv2.split(rgb)
+    total = cv2.add(cv2.add(r_, g_, dtype=cv2.CV_16U), b_, dtype=cv2.CV_16U)
+    mean = (total // 3).astype(np.int16)
+    hue_of = rgb.astype(np.int16) - mean[..., None]
+    least = cv2.min(cv2.min(r_, g_), b_)
+    chroma = (cv2.subtract(cv2.max(cv2.max(r_, g_), b_), least) >= MIN_CHROMA) | (least >= LIGHT_MIN)
+    return hue_of, chroma
+
+
+def _beside(image: np.ndarray, r: int, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` shifted ``r`` px down and up (axis 1) or right and left (axis 0), edge pixels repeated: the
+    pixels ``r`` px before and after each pixel across a line along ``axis``."""
+    height, width = image.shape[:2]
+    border = (r, r, 0, 0) if axis == 1 else (0, 0, r, r)
+    padded = cv2.copyMakeBorder(image, *border, cv2.BORDER_REPLICATE)
+    if axis == 1:
+        return padded[:height], padded[2 * r:]
+    return padded[:, :width], padded[:, 2 * r:]
+
+
 def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Sum over the channels of |a - b| (uint16)."""
+    """Sum over the channels of |a - b| (uint16; uint8 or int16 channels)."""
     d = cv2.absdiff(a, b).astype(np.uint16)
     return d[..., 0] + d[..., 1] + d[..., 2]
 
