@@ -69,7 +69,9 @@ def find_markers(rgb: np.ndarray, hsv: np.ndarray) -> list[Marker]:
     """Inclusive boxes of the filled markers with a number in them (see the module's step 1)."""
     height = label_height(rgb.shape[0])
     dark = hsv[..., 2] < DARK_VAL
-    light = (rgb.min(axis=2) >= LIGHT_MIN) & (hsv[..., 1] < LIGHT_SAT)
+    r_, g_, b_ = cv2.split(rgb)
+    light = (cv2.min(cv2.min(r_, g_), b_) >= LIGHT_MIN) & (hsv[..., 1] < LIGHT_SAT)   # OpenCV: numpy's min over
+    # the channel axis of a whole image is many times slower
     out = []
     for ink in (dark, light):   # a number is written in black or white
         n, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
