@@ -295,6 +295,8 @@ async def turned(ctx: ToolContext, p: Program) -> Evidence:
 
 
 async def overlap(ctx: ToolContext, p: Program) -> Evidence:
+    if len(ctx.images) == 2 and p.form in ("yes_no", "value"):
+        return await pair_overlap(ctx, p)
     if len(ctx.images) < 3:
         return undecided("an overlap choice needs a reference image and at least two candidates")
     r = await ctx.call("rank_candidate_views", image=ctx.images[0], candidates=ctx.images[1:])
@@ -304,6 +306,22 @@ async def overlap(ctx: ToolContext, p: Program) -> Evidence:
     best = ranking[0]
     return found({"image": int(best["index"]) + 2}, float(best.get("confidence", 0.7)),
                  f"overlap {float(best.get('overlap', 0.0)):.2f} of image 1")
+
+
+async def pair_overlap(ctx: ToolContext, p: Program) -> Evidence:
+    """Whether photo 2 shows photo 1's ground (yes/no), or the share of photo 1's frame that photo 2 shows (the
+    matched homography's overlap). Unmatched views are answered no with low confidence: matching can fail on views
+    that do overlap (very oblique, another season)."""
+    r = await ctx.call("rank_candidate_views", image=ctx.images[0], candidates=[ctx.images[1]])
+    best = (r.get("ranking") or [{}])[0]
+    share = float(best.get("overlap") or 0.0)
+    if not r.get("confident", False) or share <= 0.0:
+        why = f"the two photos could not be matched ({r.get('reason')})"
+        return found({"value": False}, 0.5, why) if p.form == "yes_no" else undecided(why)
+    note = f"{share:.0%} of photo 1's frame is seen in photo 2 ({int(best.get('n_inliers') or 0)} matched points)"
+    if p.form == "yes_no":
+        return found({"value": True}, float(best.get("confidence", 0.8)), note)
+    return found({"text": f"about {share:.0%} of photo 1 is seen in photo 2"}, float(best.get("confidence", 0.8)), note)
 
 
 def motion_label(forward: float, lateral: float, yaw_deg: float) -> str:

@@ -182,6 +182,10 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
         return make(Ask.ORDER, why="regions by distance")
+    if n == 2 and not regions and (yes_no and (has("overlap", t) or re.search(SAME_PLACE, t)) and not re.search(
+            r"\b(which|what|where)\b", t) or re.search(SHARE_SEEN, t)):
+        return make(Ask.OVERLAP, form="yes_no" if yes_no else "value",
+                    why="whether (how much of) photo 1's ground photo 2 shows")
     if n == 2 and has("transfer", t) and not regions and _names_both(t) and not has("angle", t):
         return make(Ask.TRANSFER, form="value", expect="clock" if has("clock", t) else "region",
                     why="a marked spot of image 1 found in image 2")
@@ -263,6 +267,11 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 
 
 DRONE = r"\b(drone|uav|aircraft|quadcopter|camera|copter|platform|nadir point)\b"
+#: Two photos of one place ("are these of the same place?"), and how much of one the other shows.
+SAME_PLACE = r"\bsame (place|area|scene|location|spot|site|field|ground|stretch)\b|\boverlap"
+SHARE_SEEN = (r"\b(how much|what (percentage|percent|fraction|share|proportion|part))\b.*\b(overlap|in common|visible in|"
+              r"seen in|shown in|appears? in|covered by|shared)\b|\b(overlap|shared area) (percentage|fraction|ratio)\b")
+
 #: A direction measured in the first photo's own frame (its view, framing, facing or image-up), not on the map: its
 #: answer is a clock hour, the convention for directions relative to a view.
 FIRST_VIEW = (r"point of view|\bpov\b|\bviewpoint\b|\bframing\b|\b(image|photo|frame|picture)[- ]up\b|"

@@ -312,3 +312,19 @@ def test_the_camera_angle_asked_in_degrees_is_written_first(agent, shared_data):
     for question, start in asked.items():
         a = agent.ask([photo], "The gimbal was at -60 degrees. " + question)
         assert a.text.startswith(start), (question, a.text, a.reason)
+
+
+def test_whether_and_how_much_two_photos_overlap_from_the_matched_views(agent, shared_data, tmp_path):
+    import cv2
+
+    photo = cv2.imread(str(shared_data / "dji_survey_dev" / "images" / "DJI_0018.JPG"))
+    whole = cv2.resize(photo, (1200, 675), interpolation=cv2.INTER_AREA)
+    a, b = tmp_path / "a.jpg", tmp_path / "b.jpg"
+    cv2.imwrite(str(a), whole)
+    cv2.imwrite(str(b), whole[:, 480:])  # its right 60 %: that share of photo a is seen in photo b
+    share = agent.ask([a, b], "What percentage of photo 1 is visible in photo 2?")
+    assert abs(int(re.search(r"(\d+)%", share.text).group(1)) - 60) <= 3, (share.text, share.reason)
+    assert agent.ask([a, b], "Are these two photos of the same place?").text == "Yes"
+    other = shared_data / "garfield_dev" / "images" / "IMG_161122_163234_0000_RGB.JPG"
+    apart = agent.ask([a, other], "Do the two images overlap?")
+    assert apart.text == "No" and apart.confidence <= 0.5, apart.reason
