@@ -32,25 +32,31 @@ _NUMBER_WORDS = {w: float(i) for i, w in enumerate(
                                                      "a hundred": 100.0, "a dozen": 12.0, "dozen": 12.0}
 # the comparison words, by the relation they state (a smaller GSD is a finer, "better" one)
 _OPS = {
-    "gt": r"more than|greater than|higher than|larger than|bigger than|further than|farther than|longer than|"
+    "gt": r"more than|greater than|higher than|larger than|bigger than|further than|farther than|longer than|faster than|"
           r"wider than|over|above|exceed(?:s|ed|ing)?|in excess of|upwards of|worse than|coarser than",
     "ge": r"at least|no less than|no fewer than|not less than",
-    "lt": r"less than|fewer than|lower than|smaller than|shorter than|closer than|nearer than|narrower than|under|"
+    "lt": r"less than|fewer than|lower than|smaller than|shorter than|closer than|nearer than|narrower than|slower than|"
+          r"under|"
           r"below|better than|finer than|sharper than",
     "le": r"at most|no more than|not more than|no higher than|up to|within",
 }
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
-_UNIT = r"(metres?|m|kilometres?|km|feet|foot|ft|yards?|miles?|centimetres?|cm|millimetres?|mm|inch(?:es)?|degrees?|deg|°)?"
+_UNIT = (r"(m/s|metres per second|km/h|kilometres per hour|mph|miles per hour|knots|metres?|m|kilometres?|km|feet|foot|"
+         r"ft|yards?|miles?|centimetres?|cm|millimetres?|mm|inch(?:es)?|degrees?|deg|°)?")
 _RX = re.compile(r"\b(" + "|".join(f"(?P<{op}>{words})" for op, words in _OPS.items()) + r")\s+(?:the\s+)?"
                  r"(?P<num>" + _NUM + r")\s*(?P<unit>" + _UNIT + r")(?![\w.])")
 _UNIT_NAMES = {"metre": "m", "metres": "m", "m": "m", "kilometre": "km", "kilometres": "km", "km": "km", "feet": "ft",
                "foot": "ft", "ft": "ft", "yard": "yd", "yards": "yd", "mile": "mi", "miles": "mi", "centimetre": "cm",
                "centimetres": "cm", "cm": "cm", "millimetre": "mm", "millimetres": "mm", "mm": "mm", "inch": "in",
-               "inches": "in", "degree": "deg", "degrees": "deg", "deg": "deg", "°": "deg"}
+               "inches": "in", "degree": "deg", "degrees": "deg", "deg": "deg", "°": "deg", "m/s": "m/s",
+               "metres per second": "m/s", "km/h": "km/h", "kilometres per hour": "km/h", "mph": "mph",
+               "miles per hour": "mph", "knots": "kn"}
+#: Speeds in metres per second.
+SPEEDS = {"m/s": 1.0, "km/h": 1 / 3.6, "mph": 0.44704, "kn": 0.514444}
 _METRES = {"m": 1.0, "km": 1000.0, "ft": 0.3048, "yd": 0.9144, "mi": 1609.344, "cm": 0.01, "mm": 0.001, "in": 0.0254}
 LENGTHS = frozenset(_METRES)
 #: The asks a comparison can be judged for: the operation whose value is compared.
-COMPARABLE = (Ask.ALTITUDE, Ask.DISTANCE, Ask.COUNT, Ask.GSD, Ask.HEADING_CHANGE, Ask.TURNED)
+COMPARABLE = (Ask.ALTITUDE, Ask.DISTANCE, Ask.COUNT, Ask.GSD, Ask.HEADING_CHANGE, Ask.TURNED, Ask.SPEED)
 
 
 def read_comparison(text: str) -> Comparison | None:
@@ -84,7 +90,9 @@ def threshold(c: Comparison, unit: str) -> float | None:
     number compares a length in metres, a GSD in centimetres per pixel."""
     if unit in ("", "deg"):
         return c.value if c.unit is None or c.unit == unit else None
-    if c.unit == "deg":
+    if unit == "m/s":
+        return c.value * SPEEDS[c.unit or "m/s"] if (c.unit or "m/s") in SPEEDS else None
+    if c.unit == "deg" or c.unit in SPEEDS:
         return None
     return c.value * _METRES[c.unit or ("cm" if unit == "m/px" else "m")]
 
@@ -93,7 +101,7 @@ def judge(c: Comparison, ask: Ask, evidence: Evidence) -> Evidence:
     """Yes or no: does the operation's measured value satisfy the comparison?"""
     if evidence.get("value") is None:
         return evidence
-    got = measured(ask, evidence["value"])
+    got = evidence.get("measured") or measured(ask, evidence["value"])  # an operation may state its number
     if got is None:
         return undecided(f"the {ask.value} could not be compared with {c.value:g}")
     value, unit = got

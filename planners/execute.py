@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import datetime, timezone
 from typing import Awaitable, Callable
 
-from planners.comparison import judge_point
+from planners.comparison import SPEEDS, judge_point
 from planners.object_classes import detector_labels
 from planners.plans import Evidence, count_confidence, found, read_regions, undecided, unlabeled_boxes
 from planners.program import Ask, Program
@@ -22,6 +23,7 @@ from planners.toolbox import ToolCallError, ToolContext
 Operation = Callable[[ToolContext, Program], Awaitable[Evidence]]
 TURN_THRESHOLD_DEG = 12.0  # a heading change at least this large counts as "turned" (hand-held yaw noise ~ 2-5 deg)
 CLIMB_THRESHOLD_M = 2.0  # a height change at least this large counts as a climb or descent (GPS/baro noise ~1 m)
+MIN_SPEED_INTERVAL_S = 5.0  # capture times are whole seconds: a shorter interval leaves the speed ±20 % or worse
 TURNING_MOTION_DEG = 45.0  # total yaw over a sequence from which the motion is described as turning
 METADATA_CONFIDENCE = 0.9  # values read from the file's own tags
 QUALITY_GROUPS = {"exposure": ["low_light", "overexposure"]}  # a question about exposure asks about either
@@ -238,6 +240,51 @@ async def capture_distance(ctx: ToolContext, p: Program) -> Evidence:
                      + "; ".join(reasons))
 
 
+async def speed(ctx: ToolContext, p: Program) -> Evidence:
+    """Ground speed from photo 1 to photo 2: the distance between their capture points over the time between their
+    capture times (camera clocks, whole seconds: a short interval is a low-confidence answer)."""
+    if len(ctx.images) < 2:
+        return undecided("a speed needs two photos of one flight (their positions and capture times)")
+    dist = await capture_distance(ctx, p)
+    if dist["value"] is None:
+        return undecided(f"the speed needs the distance between the photos: {dist['reason']}")
+    times = []
+    for image in ctx.images[:2]:
+        meta = (await ctx.call("camera_metadata", image=image)).get("metadata") or {}
+        times.append(capture_time_s(str(meta.get("datetime") or "")))
+    if None in times:
+        return undecided("the speed needs both photos' capture times (DateTimeOriginal), which are not recorded")
+    seconds = abs(times[1] - times[0])
+    if seconds == 0:
+        return undecided("both photos carry the same capture second: the time between them is unknown")
+    v = float(dist["value"]["metres"]) / seconds
+    unit = p.compare.unit if p.compare is not None and p.compare.unit in SPEEDS else _speed_unit(p.question)
+    text = f"{v / SPEEDS[unit]:.1f} {unit}" + ("" if unit == "m/s" else f" ({v:.1f} m/s)")
+    evidence = found({"text": text}, 0.8 if seconds >= MIN_SPEED_INTERVAL_S else 0.5,
+                     f"{float(dist['value']['metres']):.1f} m in {seconds:.0f} s ({dist['reason']}; capture times)")
+    evidence["measured"] = (v, "m/s")
+    return evidence
+
+
+def capture_time_s(stamp: str) -> float | None:
+    """Seconds since 1970 of an EXIF or ISO time stamp ("2016:06:23 16:31:59", "2016-06-23T16:31:59.5"), or None."""
+    m = re.match(r"(\d{4})[:-](\d\d)[:-](\d\d)[ T](\d\d):(\d\d):(\d\d(?:\.\d+)?)", stamp.strip())
+    if not m:
+        return None
+    y, mo, d, h, mi = (int(g) for g in m.groups()[:5])
+    return (datetime(y, mo, d, h, mi, tzinfo=timezone.utc) - datetime(1970, 1, 1, tzinfo=timezone.utc)
+            ).total_seconds() + float(m.group(6))
+
+
+def _speed_unit(question: str) -> str:
+    t = question.lower()
+    for unit, rx in (("km/h", r"km/h|kilometres? per hour|kilometers? per hour|kph"), ("mph", r"mph|miles per hour"),
+                     ("kn", r"\bknots?\b")):
+        if re.search(rx, t):
+            return unit
+    return "m/s"
+
+
 async def capture_clock(ctx: ToolContext, p: Program) -> Evidence:
     # relative_pose first: it fuses GPS, yaw tags and pixels and checks the tags against the pixels (a rotated or
     # edited copy keeps tags that no longer describe its frame); the metadata pose alone is the fallback
@@ -363,5 +410,5 @@ async def compass(ctx: ToolContext, p: Program) -> Evidence:
 OPERATIONS: dict[Ask, Operation] = {
     Ask.ALTITUDE: altitude, Ask.GSD: gsd, Ask.FOOTPRINT: footprint, Ask.TILT: tilt, Ask.COUNT: count,
     Ask.QUALITY: quality, Ask.TURNED: turned, Ask.HEADING_CHANGE: heading_change, Ask.OVERLAP: overlap,
-    Ask.MOTION: motion, Ask.COMPASS: compass,
+    Ask.MOTION: motion, Ask.COMPASS: compass, Ask.SPEED: speed,
 }

@@ -182,6 +182,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
         return make(Ask.ORDER, why="regions by distance")
+    if not regions and re.search(SPEED, t):
+        return make(Ask.SPEED, _pair_refs("capture_point"), why="ground speed between the capture points")
     if n == 2 and not regions and (yes_no and (has("overlap", t) or re.search(SAME_PLACE, t)) and not re.search(
             r"\b(which|what|where)\b", t) or re.search(SHARE_SEEN, t)):
         return make(Ask.OVERLAP, form="yes_no" if yes_no else "value",
@@ -267,6 +269,9 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 
 
 DRONE = r"\b(drone|uav|aircraft|quadcopter|camera|copter|platform|nadir point)\b"
+SPEED = (r"(?<!shutter )\b(speed|velocity|how fast|faster|slower|m/s|km/h|mph|knots|metres per second|kilometres per hour|"
+         r"miles per hour)\b")
+
 #: Two photos of one place ("are these of the same place?"), and how much of one the other shows.
 SAME_PLACE = r"\bsame (place|area|scene|location|spot|site|field|ground|stretch)\b|\boverlap"
 SHARE_SEEN = (r"\b(how much|what (percentage|percent|fraction|share|proportion|part))\b.*\b(overlap|in common|visible in|"

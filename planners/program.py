@@ -40,6 +40,7 @@ class Ask(str, Enum):
     BOX = "box"  # a bounding box
     VISIBILITY = "visibility"  # which regions of one image another does not show
     MOTION = "motion"  # how the drone moved over ordered frames
+    SPEED = "speed"  # ground speed between two capture points (their distance over the time between the photos)
     QUALITY = "quality"  # image quality problems (or a yes/no about one)
     TILT = "tilt"  # nadir or oblique (or a yes/no about it)
     CAMERA = "camera"  # camera metadata facts (model, focal length, GPS): the metadata tool's answer
@@ -85,7 +86,8 @@ class Comparison(BaseModel):
     model_config = ConfigDict(extra="forbid")
     op: Literal["gt", "ge", "lt", "le"]
     value: float
-    unit: str | None = Field(None, description="m, km, cm, mm, ft, yd, mi, in or deg; None: a bare number")
+    unit: str | None = Field(None, description="m, km, cm, mm, ft, yd, mi, in, deg, m/s, km/h, mph or kn; None: a bare "
+                             "number")
 
 
 class Program(BaseModel):

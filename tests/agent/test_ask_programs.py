@@ -328,3 +328,22 @@ def test_whether_and_how_much_two_photos_overlap_from_the_matched_views(agent, s
     other = shared_data / "garfield_dev" / "images" / "IMG_161122_163234_0000_RGB.JPG"
     apart = agent.ask([a, other], "Do the two images overlap?")
     assert apart.text == "No" and apart.confidence <= 0.5, apart.reason
+
+
+def test_the_ground_speed_between_two_photos_is_their_gps_distance_over_the_capture_times(agent, shared_data):
+    import json
+    import subprocess
+
+    photos = [shared_data / "dji_survey_dev" / "images" / n for n in ("DJI_0018.JPG", "DJI_0019.JPG")]
+    tags = json.loads(subprocess.run(["exiftool", "-j", "-n", "-GPSLatitude", "-GPSLongitude", "-DateTimeOriginal",
+                                      *map(str, photos)], capture_output=True, text=True, check=True).stdout)
+    east, north = local_en_m(tags[0]["GPSLatitude"], tags[0]["GPSLongitude"], tags[1]["GPSLatitude"],
+                             tags[1]["GPSLongitude"])
+    seconds = [int(t["DateTimeOriginal"][-2:]) + 60 * int(t["DateTimeOriginal"][-5:-3]) for t in tags]
+    truth = math.hypot(east, north) / (seconds[1] - seconds[0])
+    a = agent.ask(photos, "How fast was the drone flying between these two shots?")
+    assert float(a.text.split()[0]) == pytest.approx(truth, abs=0.2), (a.text, a.reason)
+    kmh = agent.ask(photos, "What was the ground speed in km/h?")
+    assert float(kmh.text.split()[0]) == pytest.approx(truth * 3.6, abs=0.8), kmh.text
+    assert agent.ask(photos, "Is the drone moving faster than 5 m/s?").text == ("Yes" if truth > 5 else "No")
+    assert agent.ask(photos[:1], "How fast was the drone going?").abstained
