@@ -52,6 +52,12 @@ SAME_BOX = 0.5                     # IoU from which a mask is a box another pass
 SURE = 0.5                         # least recognizer confidence of a marker's number
 
 
+# the ring around a number is sampled at 48 angles (cosines and sines computed once: a page has thousands of
+# digit candidates)
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
+
+
 @dataclasses.dataclass(frozen=True)
 class Marker:
     """A filled marker holding a number: its inclusive box (px) and its fill colour (RGB)."""
@@ -105,9 +111,8 @@ def _marker_around(rgb: np.ndarray, x: int, y: int, w: int, h: int) -> Marker | 
     unless that colour surrounds the number all round (RING_SHARE of the ring)."""
     cy, cx = y + h // 2, x + w // 2
     r = 0.5 * max(w, h) + RING_GAP   # the marker is wider than its number by its rim
-    angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-    px = np.round(cx + r * np.cos(angles)).astype(int)
-    py = np.round(cy + r * np.sin(angles)).astype(int)
+    px = np.round(cx + r * _RING_COS).astype(int)
+    py = np.round(cy + r * _RING_SIN).astype(int)
     if px.min() < 0 or py.min() < 0 or px.max() >= rgb.shape[1] or py.max() >= rgb.shape[0]:
         return None
     ring = rgb[py, px].astype(np.float32)
