@@ -53,6 +53,13 @@ def _source(g: dict, key: str) -> str | None:
 async def altitude(ctx: ToolContext, p: Program) -> Evidence:
     if sum(r.kind == "capture_point" for r in p.operands) >= 2 and len(ctx.images) >= 2:
         return await altitude_change(ctx, p)
+    if p.expect == "sea_level":
+        meta = (await ctx.call("camera_metadata", image=ctx.images[0])).get("metadata") or {}
+        if meta.get("abs_altitude_m") is None:
+            return undecided("the height above sea level needs the photo's GPS altitude tag, which is not recorded")
+        source = (meta.get("sources") or {}).get("abs_altitude_m", "GPS altitude tag")
+        return found({"metres": float(meta["abs_altitude_m"]), "unit": p.conventions.unit or "m"}, METADATA_CONFIDENCE,
+                     f"{source} (the receiver's altitude: above mean sea level, or the ellipsoid on some cameras)")
     g = await geometry(ctx, p)
     if g.get("altitude_m") is None:
         return _missing(g, "altitude_m", "height above ground")
@@ -248,10 +255,7 @@ async def speed(ctx: ToolContext, p: Program) -> Evidence:
     dist = await capture_distance(ctx, p)
     if dist["value"] is None:
         return undecided(f"the speed needs the distance between the photos: {dist['reason']}")
-    times = []
-    for image in ctx.images[:2]:
-        meta = (await ctx.call("camera_metadata", image=image)).get("metadata") or {}
-        times.append(capture_time_s(str(meta.get("datetime") or "")))
+    times = (await capture_times(ctx))[:2]
     if None in times:
         return undecided("the speed needs both photos' capture times (DateTimeOriginal), which are not recorded")
     seconds = abs(times[1] - times[0])
@@ -264,6 +268,27 @@ async def speed(ctx: ToolContext, p: Program) -> Evidence:
                      f"{float(dist['value']['metres']):.1f} m in {seconds:.0f} s ({dist['reason']}; capture times)")
     evidence["measured"] = (v, "m/s")
     return evidence
+
+
+async def capture_times(ctx: ToolContext) -> list[float | None]:
+    """Capture time (seconds since 1970, camera clock) of every photo, None where none is recorded."""
+    out = []
+    for image in ctx.images:
+        meta = (await ctx.call("camera_metadata", image=image)).get("metadata") or {}
+        out.append(capture_time_s(str(meta.get("datetime") or "")))
+    return out
+
+
+async def interval(ctx: ToolContext, p: Program) -> Evidence:
+    """Seconds between photo 1's and photo 2's capture stamps (whole seconds on most cameras)."""
+    if len(ctx.images) < 2:
+        return undecided("a time between photos needs two photos")
+    times = (await capture_times(ctx))[:2]
+    if None in times:
+        return undecided("the photos' capture times (DateTimeOriginal) are not both recorded")
+    seconds = times[1] - times[0]
+    text = f"{abs(seconds):.0f} seconds" + (" (photo 2 was taken first)" if seconds < 0 else "")
+    return found({"text": text}, METADATA_CONFIDENCE, "from the capture time stamps (camera clocks)")
 
 
 def capture_time_s(stamp: str) -> float | None:
@@ -410,5 +435,5 @@ async def compass(ctx: ToolContext, p: Program) -> Evidence:
 OPERATIONS: dict[Ask, Operation] = {
     Ask.ALTITUDE: altitude, Ask.GSD: gsd, Ask.FOOTPRINT: footprint, Ask.TILT: tilt, Ask.COUNT: count,
     Ask.QUALITY: quality, Ask.TURNED: turned, Ask.HEADING_CHANGE: heading_change, Ask.OVERLAP: overlap,
-    Ask.MOTION: motion, Ask.COMPASS: compass, Ask.SPEED: speed,
+    Ask.MOTION: motion, Ask.COMPASS: compass, Ask.SPEED: speed, Ask.INTERVAL: interval,
 }

@@ -117,6 +117,16 @@ def _parse_clause(question: str, rest: str, n_images: int, stated) -> Program:
             points := set(named_points(rest))) == 1:  # "was it facing north?"; "north or south?" asks which
         program.form, program.expect = "yes_no", points.pop()
         program.understood.append(f"is the direction {program.expect}")
+    if program.ask == Ask.COMPASS and program.form == "value" and has("yes_no_start", rest) and not has(
+            "how_much", rest) and not named_points(rest) and not re.search(r"\b(which|what|where)\b", rest):
+        # "was the camera facing into the sun?": a yes/no that names no direction
+        return Program(ask=Ask.SEMANTIC, operands=program.operands, conventions=program.conventions,
+                       question=question, unsure=["a yes/no about a direction that names no compass point (the sun, "
+                                                  "a landmark) needs recognition of what is where"])
+    if program.ask == Ask.ALTITUDE and program.form == "value" and len(program.operands) <= 1 and re.search(
+            r"\b(above|over) (mean )?sea level\b|\b(asl|amsl|msl)\b|\bgps altitude\b|\baltitude of the gps\b", rest):
+        program.expect = "sea_level"
+        program.understood.append("above sea level (the GPS altitude)")
     if program.ask == Ask.TURNED and re.search(r"\bsame\b", rest):
         program.expect = "same"
     if program.ask == Ask.QUALITY and program.form == "yes_no" and re.search(POSITIVE_QUALITY, rest):
@@ -182,6 +192,8 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
             return make(Ask.SEMANTIC, why="what a region shows")
     if n == 1 and has("order", t) and not has("semantic", t):
         return make(Ask.ORDER, why="regions by distance")
+    if n >= 2 and not regions and re.search(INTERVAL, t) and not re.search(r"\bhow far\b|\bdistance\b", t):
+        return make(Ask.INTERVAL, _pair_refs("capture_point"), why="time between the photos' capture stamps")
     if not regions and re.search(SPEED, t):
         return make(Ask.SPEED, _pair_refs("capture_point"), why="ground speed between the capture points")
     if n == 2 and not regions and (yes_no and (has("overlap", t) or re.search(SAME_PLACE, t)) and not re.search(
@@ -271,6 +283,10 @@ def _program(t: str, n: int, refs: list[Referent], conv: Conventions) -> Program
 DRONE = r"\b(drone|uav|aircraft|quadcopter|camera|copter|platform|nadir point)\b"
 SPEED = (r"(?<!shutter )\b(speed|velocity|how fast|faster|slower|m/s|km/h|mph|knots|metres per second|kilometres per hour|"
          r"miles per hour)\b")
+
+INTERVAL = (r"\bhow (many|much) (seconds|minutes|hours|time)\b|\bhow long (did|between|passed|elapsed)\b|"
+            r"\b(seconds|minutes|hours) (apart|between|elapsed|passed)\b|\btime (between|gap|difference|interval|"
+            r"elapsed)\b|\b(elapsed|intervening) time\b")
 
 #: Two photos of one place ("are these of the same place?"), and how much of one the other shows.
 SAME_PLACE = r"\bsame (place|area|scene|location|spot|site|field|ground|stretch)\b|\boverlap"

@@ -23,7 +23,7 @@ from planners.toolbox import ToolContext
 LOW_CONFIDENCE = 0.5
 #: Absolute (altitude, metres) or relative (GSD, footprint area) difference under which two photos tie.
 TIES = {Ask.ALTITUDE: ("abs", 2.0), Ask.GSD: ("share", 0.05), Ask.FOOTPRINT: ("share", 0.05),
-        Ask.QUALITY: ("share", 0.05), Ask.COMPASS: ("abs", 10.0)}
+        Ask.QUALITY: ("share", 0.05), Ask.COMPASS: ("abs", 10.0), Ask.INTERVAL: ("abs", 1.0)}
 
 _WHICH_PHOTO = re.compile(r"\b(which|what)\b( of)?( the| these| both| all)?( \w+)?( two| three| four)? ?"
                           r"(photos?|images?|pictures?|shots?|frames?|views?|ones?|exposures?)\b|"
@@ -39,6 +39,10 @@ _QUANTITIES: tuple[tuple[Ask, str, str], ...] = (
                            r"footprint|coverage)\b|\bcovers? (the )?(more|most)\b"),
     (Ask.FOOTPRINT, "min", r"\b(less|least|smaller|smallest|narrower|narrowest) (ground|area|land|terrain|footprint|"
                            r"coverage)\b|\bcovers? (the )?(less|least)\b"),
+    (Ask.INTERVAL, "min", r"\b(taken|shot|captured|recorded|snapped) (first|earl(y|ier|iest))\b|\b(first|earl(ier|iest)) "
+                          r"(taken|shot|captured|recorded|snapped)\b|\bcame first\b|\b(older|oldest)\b"),
+    (Ask.INTERVAL, "max", r"\b(taken|shot|captured|recorded|snapped) (last|later|latest|most recently)\b|\b(last|later|latest)"
+                          r" (taken|shot|captured|recorded|snapped)\b|\b(newer|newest|more recent|most recent)\b"),
     (Ask.QUALITY, "max:blur", r"\b(blurr(ier|iest)|more blurr(ed|y)|most blurr(ed|y)|less sharp|softer|softest|"
                               r"(more|most) out of focus)\b"),
     (Ask.QUALITY, "min:blur", r"\b(sharper|sharpest|crisper|crispest|(more|most|better) in focus|clearer|clearest)\b"),
@@ -77,13 +81,18 @@ def read_photo_choice(text: str, n_images: int) -> tuple[Ask, str] | None:
 PER_PHOTO = frozenset(TIES)
 _KEYS = {Ask.ALTITUDE: "altitude_m", Ask.GSD: "gsd_m_per_px", Ask.FOOTPRINT: "footprint_m", Ask.COMPASS: "heading_deg"}
 _NAMES = {Ask.ALTITUDE: "height", Ask.GSD: "ground sampling distance", Ask.FOOTPRINT: "ground footprint (area)",
-          Ask.COMPASS: "camera heading"}
+          Ask.COMPASS: "camera heading", Ask.INTERVAL: "capture time (seconds since 1970)"}
 
 
 async def _measured(ctx: ToolContext, p: Program, i: int) -> tuple[float | None, str]:
     """The compared value of image ``i`` (a heading: its angle off the named direction), or None and why not."""
     from planners.execute import geometry  # here: the parser reads this module and should not load the executor
 
+    if p.ask == Ask.INTERVAL:
+        from planners.execute import capture_time_s
+
+        meta = (await ctx.call("camera_metadata", image=ctx.images[i])).get("metadata") or {}
+        return capture_time_s(str(meta.get("datetime") or "")), "no capture time (DateTimeOriginal) recorded"
     if p.ask == Ask.QUALITY:
         indicator = (p.expect or "").partition(":")[2]
         r = await ctx.call("image_quality", image=ctx.images[i])

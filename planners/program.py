@@ -41,6 +41,7 @@ class Ask(str, Enum):
     VISIBILITY = "visibility"  # which regions of one image another does not show
     MOTION = "motion"  # how the drone moved over ordered frames
     SPEED = "speed"  # ground speed between two capture points (their distance over the time between the photos)
+    INTERVAL = "interval"  # time between two photos' capture stamps
     QUALITY = "quality"  # image quality problems (or a yes/no about one)
     TILT = "tilt"  # nadir or oblique (or a yes/no about it)
     CAMERA = "camera"  # camera metadata facts (model, focal length, GPS): the metadata tool's answer

@@ -137,7 +137,7 @@ PROGRAM_FORMATS: dict[tuple[Ask, str], str] = {
     (Ask.DISTANCE, "value"): "LENGTH", (Ask.ALTITUDE, "value"): "LENGTH", (Ask.ALTITUDE, "yes_no"): "YES_NO", (Ask.ALTITUDE, "label"): "LABEL", (Ask.FOOTPRINT, "value"): "FOOTPRINT",
     (Ask.GSD, "value"): "GSD", (Ask.COUNT, "value"): "COUNT", (Ask.OVERLAP, "choice"): "CHOICE", (Ask.OVERLAP, "yes_no"): "YES_NO", (Ask.OVERLAP, "value"): "LABEL",
     (Ask.QUALITY, "yes_no"): "YES_NO", (Ask.QUALITY, "label"): "LABEL", (Ask.TILT, "yes_no"): "YES_NO",
-    (Ask.TILT, "label"): "LABEL", (Ask.TILT, "value"): "LABEL", (Ask.SPEED, "value"): "LABEL", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
+    (Ask.TILT, "label"): "LABEL", (Ask.TILT, "value"): "LABEL", (Ask.SPEED, "value"): "LABEL", (Ask.INTERVAL, "value"): "LABEL", (Ask.INTERVAL, "choice"): "CHOICE", (Ask.MOTION, "label"): "LABEL", (Ask.CLOCK, "value"): "CLOCK",
     (Ask.ORDER, "value"): "REGION_LIST", (Ask.ORDER, "yes_no"): "YES_NO", (Ask.SIDE, "label"): "LABEL", (Ask.SIDE, "yes_no"): "YES_NO",
     (Ask.CAMERA, "value"): "LABEL",
 }

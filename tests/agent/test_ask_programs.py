@@ -347,3 +347,21 @@ def test_the_ground_speed_between_two_photos_is_their_gps_distance_over_the_capt
     assert float(kmh.text.split()[0]) == pytest.approx(truth * 3.6, abs=0.8), kmh.text
     assert agent.ask(photos, "Is the drone moving faster than 5 m/s?").text == ("Yes" if truth > 5 else "No")
     assert agent.ask(photos[:1], "How fast was the drone going?").abstained
+
+
+def test_time_between_photos_which_came_first_and_height_above_sea_level_come_from_their_tags(agent, shared_data):
+    import json
+    import subprocess
+
+    photos = [shared_data / "dji_survey_dev" / "images" / n for n in ("DJI_0019.JPG", "DJI_0018.JPG")]
+    tags = json.loads(subprocess.run(["exiftool", "-j", "-n", "-GPSAltitude", "-DateTimeOriginal", *map(str, photos)],
+                                     capture_output=True, text=True, check=True).stdout)
+    seconds = [int(t["DateTimeOriginal"][-2:]) + 60 * int(t["DateTimeOriginal"][-5:-3]) for t in tags]
+    gap = agent.ask(photos, "How many seconds apart were the photos taken?")
+    assert gap.text.startswith(f"{abs(seconds[1] - seconds[0])} seconds"), (gap.text, gap.reason)
+    first = 1 if seconds[0] < seconds[1] else 2
+    assert agent.ask(photos, "Which photo was taken first?").text == f"photo {first}"
+    assert agent.ask(photos, "Which image was shot later?").text == f"photo {3 - first}"
+    asl = agent.ask(photos[:1], "At what height above sea level was the photo taken?")
+    assert float(asl.text.split()[0]) == pytest.approx(tags[0]["GPSAltitude"], abs=0.1), asl.reason
+    assert agent.ask(photos[:1], "Was the camera facing into the sun?").abstained  # no compass point named
