@@ -52,16 +52,17 @@ class Segment:
     colour: tuple[float, float, float]
 
 
-def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
+def line_pixels(rgb: np.ndarray, axis: int, hue_chroma: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Boolean mask of pixels on thin lines running along ``axis`` (1: horizontal lines, compared with the rows
     above and below; 0: vertical lines, compared with the columns left and right), at each of LINE_REACHES.
 
     A line pixel differs by LINE_CONTRAST (sum of absolute RGB differences) from the pixels on both sides, which
     are more alike each other than either is to it (SAME_WAY): a ramp between a dark and a bright area is no line.
     A line drawn along the edge between a bright and a dark area lies between them in brightness: its colour alone
-    (RGB less its mean) differs from both sides, which are alike in colour, by HUE_CONTRAST.
+    (RGB less its mean) differs from both sides, which are alike in colour, by HUE_CONTRAST. ``hue_chroma``:
+    :func:`hue_and_chroma` of ``rgb`` when already computed (both axes of one image share it).
     """
-    hue_of, chroma = _hue_and_chroma(rgb)
+    hue_of, chroma = hue_and_chroma(rgb) if hue_chroma is None else hue_chroma
     out = np.zeros(rgb.shape[:2], bool)
     for r in LINE_REACHES if max(rgb.shape[:2]) > WIDE_REACH_FROM else LINE_REACHES[:1]:
         before, after = _beside(rgb, r, axis)
@@ -75,7 +76,7 @@ def line_pixels(rgb: np.ndarray, axis: int) -> np.ndarray:
     return out & chroma
 
 
-def _hue_and_chroma(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def hue_and_chroma(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each pixel's chroma part (int16 RGB less the RGB mean rounded down) and whether the pixel is chromatic
     (MIN_CHROMA) or light (LIGHT_MIN)."""
     r_, g_, b_ = cv2.split(rgb)

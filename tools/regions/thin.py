@@ -32,8 +32,8 @@ import dataclasses
 import numpy as np
 
 from tools.regions.geom import pixel_iou
-from tools.regions.strokes import (CORNER_GAP, LINE_REACH, LINE_REACHES, Segment, alike, alike_pairs, light,
-                                   line_pixels, longest, segments)
+from tools.regions.strokes import (CORNER_GAP, LINE_REACH, LINE_REACHES, Segment, alike, alike_pairs,
+                                   hue_and_chroma, light, line_pixels, longest, segments)
 
 SNAP = 4              # px a proposed side moves to the line drawn there
 MAX_TRACE = 1200      # px, longest line followed (boxes are up to ~600 px at 1080p)
@@ -205,8 +205,9 @@ def side_cover(rgb: np.ndarray, box: tuple[int, int, int, int], colour: np.ndarr
 
 def find_thin_rects(rgb: np.ndarray) -> list[Rect]:
     """Thin drawn rectangles of ``rgb`` (see the module docstring), best covered first among overlapping ones."""
-    hs = longest(segments(rgb, line_pixels(rgb, 1), 1), 1)
-    vs = longest(segments(rgb, line_pixels(rgb, 0), 0), 0)
+    shared = hue_and_chroma(rgb)
+    hs = longest(segments(rgb, line_pixels(rgb, 1, shared), 1), 1)
+    vs = longest(segments(rgb, line_pixels(rgb, 0, shared), 0), 0)
     found: list[Rect] = []
     seen: set[tuple[int, ...]] = set()
     for box, colour in proposals(rgb, hs, vs):
