@@ -133,15 +133,16 @@ def alike(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
     has no hue to follow: only its own colour is its line's."""
     p = pixels.astype(np.float32)
     c = np.asarray(colour, np.float32)
-    close = np.linalg.norm(p - c, axis=-1) <= COLOUR_TOL
+    dist = np.linalg.norm(p - c, axis=-1)
+    close = dist <= COLOUR_TOL
+    if neutral(c):
+        return close
     pc = p - p.mean(axis=-1, keepdims=True)
     cc = c - c.mean()
     cn = float(np.linalg.norm(cc))
-    if neutral(c):
-        return close
     pn = np.linalg.norm(pc, axis=-1)
     hue = (pc @ cc) >= HUE_COS * pn * cn
-    return close | (hue & (pn >= CHROMA_SHARE * cn) & (np.linalg.norm(p - c, axis=-1) <= DARKER_TOL))
+    return close | (hue & (pn >= CHROMA_SHARE * cn) & (dist <= DARKER_TOL))
 
 
 def alike_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
