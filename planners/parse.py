@@ -295,7 +295,9 @@ SHARE_SEEN = (r"\b(how much|what (percentage|percent|fraction|share|proportion|p
 
 #: A direction measured in the first photo's own frame (its view, framing, facing or image-up), not on the map: its
 #: answer is a clock hour, the convention for directions relative to a view.
-FIRST_VIEW = (r"point of view|\bpov\b|\bviewpoint\b|\bframing\b|\b(image|photo|frame|picture)[- ]up\b|"
+FIRST_VIEW = (r"\b(first|1st|earlier|photo 1|image 1|frame 1|shot 1)('s)?\b[a-z' ]{0,20}\b(point of view|pov|viewpoint|framing)\b|"
+              r"\b(point of view|pov|viewpoint|framing) of (the )?(first|1st|earlier|photo 1|image 1)\b|"
+              r"\b(image|photo|frame|picture)[- ]up\b|"
               r"\bwhere (the )?(first|1st|earlier|it|one)( one| photo| image| camera| frame| shot)? (faces|faced|is facing|"
               r"was facing|points|pointed|looks|looked)\b|\b(top|upper edge) of (the )?(first|1st|earlier)\b")
 SLANT = r"straight[- ]line|line of sight|\bslant\b|\bdirect(ly)?\b|\b3-?d\b|through the air|\blens\b"
