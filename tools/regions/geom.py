@@ -116,6 +116,12 @@ ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED, ABOVE_CENTRED, BELOW_CENTRED = ran
 PLACES = (ABOVE, BELOW, LEFT, INSIDE_TOP_LEFT, CENTRED, ABOVE_CENTRED, BELOW_CENTRED)
 
 
+def side_of(place: int) -> int:
+    """The box side a label at ``place`` sits by: ABOVE for one centred above the box, BELOW for one centred below,
+    else ``place`` itself."""
+    return {ABOVE_CENTRED: ABOVE, BELOW_CENTRED: BELOW}.get(place, place)
+
+
 def label_anchors(box: Sequence[float], w: float, h: float, thick: float,
                   size: tuple[int, int]) -> list[tuple[float, float]]:
     """Top-left corners (px) of a ``w`` x ``h`` label at the usual places of ``box`` (drawn with outlines ``thick``

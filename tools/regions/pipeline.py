@@ -81,7 +81,7 @@ from scipy.optimize import linear_sum_assignment
 from tools.common import ToolError, load_image
 from tools.regions.region import Region
 from tools.regions.geom import (ABOVE, INSIDE_TOP_LEFT, PLACES, SAME_BOX, iou,  # noqa: F401 - iou re-exported
-                                match_limit, occluders, off_image, placement, placement_cost, within)
+                                match_limit, occluders, off_image, placement, placement_cost, side_of, within)
 from tools.regions.ids import grown_fragments, pictures_off_sides, settle_reads, unique_ids
 from tools.regions.labels import across_right_side, filled_letters, label_blobs, letter_rects, may_be_filled
 from tools.regions.anchored import box_from_label, colour_lines, explained, orphan_labels
@@ -306,7 +306,8 @@ def _read_colour(rgb: np.ndarray, mask: np.ndarray, strength: np.ndarray, filled
     for reg, (_, t) in zip(out, rects):
         if reg.label_box is not None:
             box = unglued(reg.bbox, reg.label_box, t, mask)
-            if usual == ABOVE and _inside_odd(reg.label_box, box, t, size):   # labels are drawn alike
+            # labels are drawn alike
+            if usual is not None and side_of(usual) == ABOVE and _inside_odd(reg.label_box, box, t, size):
                 box = off_label_above(box, t, mask)
             place = usual if usual is not None else placement(reg.label_box, box, t, size)
             box = label_side(box, reg.label_box, t, place, mask)

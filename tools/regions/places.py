@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tools.regions.geom import (ABOVE, BELOW, INSIDE_TOP_LEFT, LEFT, iou, label_anchors, match_limit, off_image,
-                                placement, placement_cost, text_shift, union_box, within)
+                                placement, placement_cost, side_of, text_shift, union_box, within)
 from tools.regions.ids import free_id, pictures_off_sides, take_read
 from tools.regions.labels import DIGIT_WIDTH, LETTER_ASPECT
 from tools.regions.rows import WORD_JOIN
@@ -150,8 +150,9 @@ def _spans(a1: float, a2: float, b1: float, b2: float, thick: float, out: bool =
 
 def _fitted_if(label: Sequence[float], fitted: list[float], want: int, thick: float, size: tuple[int, int],
                box: Sequence[float]) -> list[float]:
-    """``fitted`` if the label then sits at place ``want`` beside it, else ``box`` as it is."""
-    return fitted if placement(label, fitted, thick, size) == want else list(box)
+    """``fitted`` if the label then sits by side ``want`` of it (:func:`tools.regions.geom.side_of`), else ``box`` as
+    it is."""
+    return fitted if side_of(placement(label, fitted, thick, size)) == want else list(box)
 
 
 def _text_off_right(mask: np.ndarray, label: Sequence[float], thick: float) -> bool:
