@@ -16,7 +16,9 @@ import pytest
 from tools.common import jpeg_roundtrip
 from tools.regions.geom import pixel_iou
 from tools.regions.pipeline import read_regions
-from tools.regions.thin import find_thin_rects
+from tools.regions.region import Region
+from tools.regions.thin import Rect, find_thin_rects
+from tools.regions.union import _outer_edge
 
 FONT = cv2.FONT_HERSHEY_DUPLEX
 RED, BLUE, MAGENTA, YELLOW, CYAN, ORANGE = (230, 20, 20), (30, 60, 255), (255, 0, 255), (255, 230, 0), (0, 230, 255), (255, 140, 0)
@@ -200,3 +202,12 @@ def test_white_marker_on_pale_ground():
     marker(img, box, "3", WHITE, BLACK)
     got = read_regions(jpeg_roundtrip(img, 80), outer_edges=True)
     assert any(r.id == 3 and pixel_iou([int(round(v)) for v in r.bbox], box) >= 0.9 for r in got), got
+
+
+def test_a_labelled_box_a_pixel_outside_a_thin_outline_takes_the_outlines_outer_edge():
+    rect = Rect((100, 50, 130, 80), (0.0, 200.0, 0.0), 1, (1.0, 1.0, 1.0, 1.0))
+    fringe = Region(4, [99.0, 49.0, 129.5, 80.0], "4", 0.99)   # JPEG's fringe taken in on the left and top
+    other = Region(5, [96.0, 46.0, 130.0, 80.0], "5", 0.99)    # a box 4 px out is another shape
+    _outer_edge(rect, [fringe, other])
+    assert fringe.bbox == [100.0, 50.0, 130.0, 80.0]
+    assert other.bbox == [96.0, 46.0, 130.0, 80.0]

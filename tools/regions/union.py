@@ -25,6 +25,7 @@ INSIDE_SHARE = 0.8  # share of a box's area inside another from which it may be 
 THIN_EDGE = 2      # px: a labelled box found on an outline this thin takes the thin finder's outer edge
 UNSURE_GAP = 0.05  # confidence by which a sure thin read outreads an unconfirmed holder of its id
 SAME_PLACE = 0.7   # IoU from which a thin rectangle and a box of the first pass are one box
+ENCLOSE_TOL = 1.0  # px a first-pass box's side may lie outside a thin rectangle whose box it takes (_encloses)
 
 
 def with_thin_rects(rgb: np.ndarray, regions: list[Any], allowed: set[int] | None,
@@ -100,9 +101,11 @@ def _outer_edge(rect: Rect, regions: list[Any]) -> None:
 
 
 def _encloses(outer: Any, inner: Any) -> bool:
-    """``outer`` holds ``inner`` (to half a pixel)."""
-    return (outer[0] <= inner[0] + 0.5 and outer[1] <= inner[1] + 0.5 and outer[2] >= inner[2] - 0.5
-            and outer[3] >= inner[3] - 0.5)
+    """``outer`` holds ``inner`` to ENCLOSE_TOL px: the colour pass's box, moved to its lines' outer edges
+    (:mod:`tools.regions.edges`), may take a pixel of JPEG's fringe of a thin line in."""
+    t = ENCLOSE_TOL
+    return (outer[0] <= inner[0] + t and outer[1] <= inner[1] + t and outer[2] >= inner[2] - t
+            and outer[3] >= inner[3] - t)
 
 
 def _label_taken(label: Any, regions: list[Any]) -> bool:
