@@ -141,3 +141,15 @@ def test_a_filled_label_wider_than_its_box_glued_below_it_is_cut_off_the_box(sha
     img = load_image(shared_data / "hit_uav_thermal" / "images" / "0_130_90_0_09869.jpg")
     style = region_style((255, 0, 0), 2, "below", "{id}", 0.7306392441061935, "hershey_simplex", True)
     assert missed_ids(img, style, [(1, [355.0, 181.0, 379.0, 208.0]), (14, [271.0, 189.0, 292.0, 219.0])], 93) == []
+
+
+def test_a_label_background_centred_above_a_narrower_box_and_glued_to_it_is_cut_off_the_box():
+    from tools.regions.places import unglued
+
+    drawn = np.zeros((300, 400), np.uint8)
+    cv2.rectangle(drawn, (180, 120), (220, 200), 1, 2)   # a narrow box, 2 px lines
+    drawn[96:121, 150:251] = 1                           # a label background centred above it, on its top line
+    label = [150.0, 96.0, 251.0, 121.0]
+    found = [179.0, 97.0, 221.0, 201.0]                  # the box found up to the label's top edge
+    # the label then sits centred above the box: by its top side, as a label at its top-left corner does
+    assert unglued(found, label, 2.0, drawn > 0) == [179.0, 120.0, 221.0, 201.0]
