@@ -211,3 +211,12 @@ def test_a_labelled_box_a_pixel_outside_a_thin_outline_takes_the_outlines_outer_
     _outer_edge(rect, [fringe, other])
     assert fringe.bbox == [100.0, 50.0, 130.0, 80.0]
     assert other.bbox == [96.0, 46.0, 130.0, 80.0]
+
+
+def test_a_thin_rectangle_ending_on_another_line_does_not_take_a_box_a_pixel_outside_it():
+    # the thin finder followed the sides past the box's bottom to a straight edge of the picture 40 px lower: the
+    # box, a pixel left of that rectangle (its left side at the image border), keeps its own bottom
+    rect = Rect((1, 100, 300, 300), (0.0, 200.0, 0.0), 1, (1.0, 1.0, 1.0, 1.0))
+    box = Region(6, [0.0, 100.0, 300.0, 260.0], "6", 0.99)
+    _outer_edge(rect, [box])
+    assert box.bbox == [0.0, 100.0, 300.0, 260.0]

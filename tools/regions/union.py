@@ -101,11 +101,14 @@ def _outer_edge(rect: Rect, regions: list[Any]) -> None:
 
 
 def _encloses(outer: Any, inner: Any) -> bool:
-    """``outer`` holds ``inner`` to ENCLOSE_TOL px: the colour pass's box, moved to its lines' outer edges
-    (:mod:`tools.regions.edges`), may take a pixel of JPEG's fringe of a thin line in."""
-    t = ENCLOSE_TOL
-    return (outer[0] <= inner[0] + t and outer[1] <= inner[1] + t and outer[2] >= inner[2] - t
-            and outer[3] >= inner[3] - t)
+    """``outer`` holds ``inner`` to half a pixel, or to ENCLOSE_TOL px where each side of ``outer`` is ``inner``'s
+    line (within SIDE_TOL): the colour pass's box, moved to its lines' outer edges (:mod:`tools.regions.edges`),
+    may take a pixel of JPEG's fringe of a thin line in. A rectangle reaching further out on a side ends there on
+    another line (a straight edge of the picture beyond the box), and takes the box only when it holds it whole."""
+    def holds(t: float) -> bool:
+        return (outer[0] <= inner[0] + t and outer[1] <= inner[1] + t and outer[2] >= inner[2] - t
+                and outer[3] >= inner[3] - t)
+    return holds(0.5) or (holds(ENCLOSE_TOL) and all(abs(a - b) <= SIDE_TOL for a, b in zip(outer, inner)))
 
 
 def _label_taken(label: Any, regions: list[Any]) -> bool:
