@@ -255,7 +255,7 @@ async def speed(ctx: ToolContext, p: Program) -> Evidence:
     dist = await capture_distance(ctx, p)
     if dist["value"] is None:
         return undecided(f"the speed needs the distance between the photos: {dist['reason']}")
-    times = (await capture_times(ctx))[:2]
+    times = [await capture_time(ctx, image) for image in ctx.images[:2]]
     if None in times:
         return undecided("the speed needs both photos' capture times (DateTimeOriginal), which are not recorded")
     seconds = abs(times[1] - times[0])
@@ -270,20 +270,17 @@ async def speed(ctx: ToolContext, p: Program) -> Evidence:
     return evidence
 
 
-async def capture_times(ctx: ToolContext) -> list[float | None]:
-    """Capture time (seconds since 1970, camera clock) of every photo, None where none is recorded."""
-    out = []
-    for image in ctx.images:
-        meta = (await ctx.call("camera_metadata", image=image)).get("metadata") or {}
-        out.append(capture_time_s(str(meta.get("datetime") or "")))
-    return out
+async def capture_time(ctx: ToolContext, image: str) -> float | None:
+    """Capture time of one photo (seconds since 1970, camera clock), None where none is recorded."""
+    meta = (await ctx.call("camera_metadata", image=image)).get("metadata") or {}
+    return capture_time_s(str(meta.get("datetime") or ""))
 
 
 async def interval(ctx: ToolContext, p: Program) -> Evidence:
     """Seconds between photo 1's and photo 2's capture stamps (whole seconds on most cameras)."""
     if len(ctx.images) < 2:
         return undecided("a time between photos needs two photos")
-    times = (await capture_times(ctx))[:2]
+    times = [await capture_time(ctx, image) for image in ctx.images[:2]]
     if None in times:
         return undecided("the photos' capture times (DateTimeOriginal) are not both recorded")
     seconds = times[1] - times[0]

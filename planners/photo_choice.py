@@ -89,10 +89,9 @@ async def _measured(ctx: ToolContext, p: Program, i: int) -> tuple[float | None,
     from planners.execute import geometry  # here: the parser reads this module and should not load the executor
 
     if p.ask == Ask.INTERVAL:
-        from planners.execute import capture_time_s
+        from planners.execute import capture_time
 
-        meta = (await ctx.call("camera_metadata", image=ctx.images[i])).get("metadata") or {}
-        return capture_time_s(str(meta.get("datetime") or "")), "no capture time (DateTimeOriginal) recorded"
+        return await capture_time(ctx, ctx.images[i]), "no capture time (DateTimeOriginal) recorded"
     if p.ask == Ask.QUALITY:
         indicator = (p.expect or "").partition(":")[2]
         r = await ctx.call("image_quality", image=ctx.images[i])

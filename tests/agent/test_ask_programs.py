@@ -22,6 +22,14 @@ def agent() -> Agent:
     return Agent(Config.from_env(), use_embeddings=False)
 
 
+def capture_stamps_s(tags: list[dict]) -> list[float]:
+    """Each photo's exiftool DateTimeOriginal ("2016:06:23 16:31:59") as seconds since 1970: truth for the asks."""
+    from datetime import datetime, timezone
+
+    return [datetime.strptime(t["DateTimeOriginal"], "%Y:%m:%d %H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
+            for t in tags]
+
+
 def local_en_m(lat1: float, lon1: float, lat2: float, lon2: float) -> tuple[float, float]:
     """East and north offsets in metres (equirectangular: exact enough over hundreds of metres)."""
     r = 6371008.8
@@ -339,8 +347,8 @@ def test_the_ground_speed_between_two_photos_is_their_gps_distance_over_the_capt
                                       *map(str, photos)], capture_output=True, text=True, check=True).stdout)
     east, north = local_en_m(tags[0]["GPSLatitude"], tags[0]["GPSLongitude"], tags[1]["GPSLatitude"],
                              tags[1]["GPSLongitude"])
-    seconds = [int(t["DateTimeOriginal"][-2:]) + 60 * int(t["DateTimeOriginal"][-5:-3]) for t in tags]
-    truth = math.hypot(east, north) / (seconds[1] - seconds[0])
+    stamps = capture_stamps_s(tags)
+    truth = math.hypot(east, north) / (stamps[1] - stamps[0])
     a = agent.ask(photos, "How fast was the drone flying between these two shots?")
     assert float(a.text.split()[0]) == pytest.approx(truth, abs=0.2), (a.text, a.reason)
     kmh = agent.ask(photos, "What was the ground speed in km/h?")
@@ -356,10 +364,10 @@ def test_time_between_photos_which_came_first_and_height_above_sea_level_come_fr
     photos = [shared_data / "dji_survey_dev" / "images" / n for n in ("DJI_0019.JPG", "DJI_0018.JPG")]
     tags = json.loads(subprocess.run(["exiftool", "-j", "-n", "-GPSAltitude", "-DateTimeOriginal", *map(str, photos)],
                                      capture_output=True, text=True, check=True).stdout)
-    seconds = [int(t["DateTimeOriginal"][-2:]) + 60 * int(t["DateTimeOriginal"][-5:-3]) for t in tags]
+    stamps = capture_stamps_s(tags)
     gap = agent.ask(photos, "How many seconds apart were the photos taken?")
-    assert gap.text.startswith(f"{abs(seconds[1] - seconds[0])} seconds"), (gap.text, gap.reason)
-    first = 1 if seconds[0] < seconds[1] else 2
+    assert gap.text.startswith(f"{abs(stamps[1] - stamps[0]):.0f} seconds"), (gap.text, gap.reason)
+    first = 1 if stamps[0] < stamps[1] else 2
     assert agent.ask(photos, "Which photo was taken first?").text == f"photo {first}"
     assert agent.ask(photos, "Which image was shot later?").text == f"photo {3 - first}"
     asl = agent.ask(photos[:1], "At what height above sea level was the photo taken?")
