@@ -180,7 +180,9 @@ def test_the_calibrated_suppression_iou_is_the_one_the_detector_runs_with(random
     def boxes(rep) -> list[tuple]:
         return [(d.label, round(d.score, 6)) for d in rep.detections]
 
-    loose, tight = (boxes(detect_report(frame, conf=0.0, tile=None, config=cfg, nms_iou=iou)) for iou in (1.0, 0.3))
+    # max_det far above the candidates: a cap reached at both IoUs would hide the suppression
+    loose, tight = (boxes(detect_report(frame, conf=0.0, tile=None, config=cfg, nms_iou=iou, max_det=30000))
+                    for iou in (1.0, 0.3))
     assert len(tight) < len(loose)  # a random model's boxes overlap: a lower IoU suppresses more of them
     weights.with_suffix(".json").write_text(json.dumps({"score_thresholds": {k: 0.0 for k in ("person", "car")},
                                                         "nms_iou": 0.3}))
